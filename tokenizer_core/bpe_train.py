@@ -1,0 +1,399 @@
+"""Fast BPE training that returns merge for merge what the textbook loop returns, ties included.
+
+What it adds to textbook.py:
+- symbols are small integers and each distinct sequence is stored once with its count;
+- pair counts are updated incrementally: a merge only rewrites the sequences that hold the pair
+  (an index from pair to sequences finds them), and only their pairs' counts change;
+- the best pair comes from a lazy priority queue instead of a scan of every pair.
+
+The tie-break is the textbook's. `first`: among the pairs with the top count, the one met first
+when scanning the corpus in order (sequences in first-seen order, positions left to right),
+which is what `max(pair_counts, key=pair_counts.get)` returns. `lexical`: the smallest pair.
+
+Subtle: to know which pair is met first without rescanning, each pair keeps a lower bound on the
+first sequence that holds it. Heap entries may be stale, but only ever optimistic (a count at
+least the true one, a first sequence at most the true one), so the top entry is checked and, if
+stale, corrected and pushed back. Two pairs first met in the same sequence are told apart by
+scanning that one sequence.
+
+Leaves out: encoding (bpe_model.py) and special tokens inside the corpus (they never merge).
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+from typing import Callable, Literal
+
+from .corpus import Corpus, Symbol
+from .trace import Candidate, MergeStep
+
+TieBreak = Literal["first", "lexical"]
+TIE_BREAKS: tuple[TieBreak, ...] = ("first", "lexical")
+IdPair = tuple[int, int]
+Progress = Callable[[int, int], None]
+
+
+def check_tie_break(tie_break: str) -> TieBreak:
+    if tie_break not in TIE_BREAKS:
+        raise ValueError(f"unknown tie-break {tie_break!r}; choose 'first' or 'lexical'")
+    return tie_break  # type: ignore[return-value]
+
+
+def check_num_merges(num_merges: object) -> int:
+    if isinstance(num_merges, bool) or not isinstance(num_merges, int) or num_merges < 0:
+        raise ValueError(f"number of merges must be a whole number >= 0, got {num_merges!r}")
+    return num_merges
+
+
+@dataclass(frozen=True)
+class BPETraining:
+    """What training learned, step by step.
+
+    `segmentation_at(k)` gives every corpus sequence as it stood after the first k merges,
+    without training again.
+    """
+
+    corpus: Corpus
+    steps: tuple[MergeStep, ...]
+    stop_reason: str
+    tie_break: TieBreak
+    special_tokens: tuple[str, ...]
+    vocab: tuple[Symbol, ...]
+    requested_merges: int
+    history: tuple[tuple[tuple[int, tuple[Symbol, ...]], ...], ...] | None = field(
+        default=None, repr=False
+    )
+
+    @property
+    def merges(self) -> list[tuple[Symbol, Symbol]]:
+        return [step.pair for step in self.steps]
+
+    @property
+    def counts(self) -> list[int]:
+        return [step.count for step in self.steps]
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.vocab)
+
+    def segmentation_at(self, k: int) -> list[tuple[Symbol, ...]]:
+        """Each distinct corpus sequence after the first `k` merges (0 <= k <= len(steps))."""
+        if not 0 <= k <= len(self.steps):
+            raise ValueError(f"step must be between 0 and {len(self.steps)}, got {k}")
+        if self.history is None:
+            return _replay(self.corpus, self.merges[:k])
+        result = []
+        for seq, changes in zip(self.corpus.sequences, self.history):
+            current = seq
+            for step, symbols in changes:  # few changes per sequence: a scan is enough
+                if step >= k:
+                    break
+                current = symbols
+            result.append(current)
+        return result
+
+
+def _replay(corpus: Corpus, merges: list[tuple[Symbol, Symbol]]) -> list[tuple[Symbol, ...]]:
+    from .textbook import merge_pair
+
+    splits = [list(seq) for seq in corpus.sequences]
+    for pair in merges:
+        splits = [merge_pair(s, pair) if len(s) > 1 else s for s in splits]
+    return [tuple(s) for s in splits]
+
+
+def _merge_ids(seq: list[int], a: int, b: int, new: int) -> tuple[list[int], list[int]]:
+    """Join every (a, b) left to right; returns the new sequence and where the joins landed."""
+    out: list[int] = []
+    joins: list[int] = []
+    i, n = 0, len(seq)
+    while i < n:
+        if seq[i] == a and i + 1 < n and seq[i + 1] == b:
+            joins.append(len(out))
+            out.append(new)
+            i += 2
+        else:
+            out.append(seq[i])
+            i += 1
+    return out, joins
+
+
+class _Trainer:
+    """The mutable state of one training run. Used only through `train_bpe`.
+
+    `pair_words[p]` may still list sequences that lost `p` (they are dropped when met):
+    keeping it exact would cost a set difference per rewritten sequence.
+    """
+
+    def __init__(self, corpus: Corpus, special_tokens: tuple[str, ...], tie_break: TieBreak):
+        self.tie_break = tie_break
+        self.content: list[Symbol] = [*special_tokens, *corpus.alphabet]  # type: ignore[list-item]
+        self.id_of: dict[Symbol, int] = {s: i for i, s in enumerate(self.content)}
+        self.words = [[self.id_of[s] for s in seq] for seq in corpus.sequences]
+        self.freqs = list(corpus.counts)
+        self.pair_counts: dict[IdPair, int] = {}
+        self.pair_words: dict[IdPair, set[int]] = {}
+        self.first_word: dict[IdPair, int] = {}  # lower bound on the first sequence holding it
+        self.dirty: set[IdPair] = set()  # pairs whose first_word may be too low
+        counts, where = self.pair_counts, self.pair_words
+        for w, (word, f) in enumerate(zip(self.words, self.freqs)):
+            for pair in zip(word, word[1:]):
+                if pair in counts:
+                    counts[pair] += f
+                    where[pair].add(w)
+                else:
+                    counts[pair] = f
+                    where[pair] = {w}
+                    self.first_word[pair] = w
+        self.heap = [self._key(p, c) for p, c in counts.items()]
+        heapq.heapify(self.heap)
+
+    def _key(self, pair: IdPair, count: int) -> tuple:
+        if self.tie_break == "first":
+            return (-count, self.first_word[pair], pair)
+        return (-count, self.content[pair[0]], self.content[pair[1]], pair)
+
+    def _holds(self, w: int, pair: IdPair) -> bool:
+        word = self.words[w]
+        return pair in zip(word, word[1:])
+
+    def _true_first_word(self, pair: IdPair) -> int:
+        if pair in self.dirty:
+            self.dirty.discard(pair)
+            where = self.pair_words[pair]
+            for w in sorted(where):
+                if self._holds(w, pair):
+                    self.first_word[pair] = w
+                    break
+                where.discard(w)
+        return self.first_word[pair]
+
+    def _is_current(self, entry: tuple) -> bool:
+        pair = entry[-1]
+        if self.pair_counts.get(pair, 0) != -entry[0]:
+            return False
+        return self.tie_break == "lexical" or entry[1] == self._true_first_word(pair)
+
+    def best_pair(self) -> IdPair | None:
+        """Pop the pair the textbook loop would pick; None when no pair is left."""
+        heap = self.heap
+        while heap:
+            entry = heap[0]
+            if self._is_current(entry):
+                break
+            heapq.heappop(heap)
+            count = self.pair_counts.get(entry[-1], 0)
+            if count:
+                self._true_first_word(entry[-1])
+                heapq.heappush(heap, self._key(entry[-1], count))
+        if not heap:
+            return None
+        top = heapq.heappop(heap)
+        if self.tie_break == "lexical":
+            return top[-1]
+        return self._first_among_ties(top)
+
+    def _first_among_ties(self, top: tuple) -> IdPair:
+        """Among pairs with the same count first met in the same sequence, the leftmost."""
+        prefix = top[:2]
+        group = [top[-1]]
+        while self.heap and self.heap[0][:2] == prefix:
+            entry = heapq.heappop(self.heap)
+            pair = entry[-1]
+            if pair in group or not self.pair_counts.get(pair):
+                continue
+            if self._is_current(entry):
+                group.append(pair)
+            else:  # its true key is strictly worse than the prefix: it sinks below
+                heapq.heappush(self.heap, self._key(pair, self.pair_counts[pair]))
+        if len(group) == 1:
+            return group[0]
+        word = self.words[prefix[1]]
+        position: dict[IdPair, int] = {}
+        for i, pair in enumerate(zip(word, word[1:])):
+            position.setdefault(pair, i)
+        group.sort(key=position.__getitem__)
+        for loser in group[1:]:
+            heapq.heappush(self.heap, (*prefix, loser))
+        return group[0]
+
+    def merge(self, pair: IdPair, step: int, history: list | None) -> tuple[int, int]:
+        """Join `pair` everywhere; returns (new id, count the pair had)."""
+        a, b = pair
+        count = self.pair_counts[pair]
+        joined = self.content[a] + self.content[b]  # type: ignore[operator]
+        new = self.id_of.get(joined)
+        if new is None:  # the same string can be made twice (ab+c, a+bc): it keeps one id
+            new = len(self.content)
+            self.content.append(joined)
+            self.id_of[joined] = new
+        delta: dict[IdPair, int] = {}
+        made: list[tuple[IdPair, int]] = []  # (pair, sequence) for every pair a join created
+        first_word, dirty = self.first_word, self.dirty
+        for w in self.pair_words.pop(pair):
+            old = self.words[w]
+            merged, joins = _merge_ids(old, a, b, new)
+            if not joins:
+                continue  # a stale entry: this sequence lost the pair earlier
+            self.words[w] = merged
+            f = self.freqs[w]
+            if len(joins) == 1:
+                self._one_join(old, joins[0], pair, new, w, f, delta, made)
+            else:
+                self._many_joins(old, merged, joins, w, f, delta, made)
+            if history is not None:
+                history[w].append((step, merged))
+        self._apply(delta, made)
+        first_word.pop(pair, None)
+        dirty.discard(pair)
+        return new, count
+
+    def _one_join(self, old: list[int], i: int, pair: IdPair, new: int, w: int, f: int,
+                  delta: dict[IdPair, int], made: list[tuple[IdPair, int]]) -> None:
+        """The common case, spelled out: (x, a, b, y) becomes (x, new, y)."""
+        a, b = pair
+        delta[pair] = delta.get(pair, 0) - f
+        if i > 0:
+            x = old[i - 1]
+            self._lose((x, a), w, f, delta)
+            p = (x, new)
+            delta[p] = delta.get(p, 0) + f
+            made.append((p, w))
+        if i + 2 < len(old):
+            y = old[i + 2]
+            self._lose((b, y), w, f, delta)
+            p = (new, y)
+            delta[p] = delta.get(p, 0) + f
+            made.append((p, w))
+
+    def _many_joins(self, old: list[int], merged: list[int], joins: list[int], w: int, f: int,
+                    delta: dict[IdPair, int], made: list[tuple[IdPair, int]]) -> None:
+        """Only pairs touching a join change; the rest of the sequence is as it was."""
+        gone: set[int] = set()
+        for k, q in enumerate(joins):
+            i = q + k  # where this join's `a` stood in the old sequence
+            gone.update((i - 1, i, i + 1))
+        for i in gone:
+            if 0 <= i < len(old) - 1:
+                self._lose((old[i], old[i + 1]), w, f, delta)
+        for i in {j for q in joins for j in (q - 1, q)}:
+            if 0 <= i < len(merged) - 1:
+                p = (merged[i], merged[i + 1])
+                delta[p] = delta.get(p, 0) + f
+                made.append((p, w))
+
+    def _lose(self, p: IdPair, w: int, f: int, delta: dict[IdPair, int]) -> None:
+        delta[p] = delta.get(p, 0) - f
+        if self.first_word.get(p) == w:
+            self.dirty.add(p)  # w may have held its last copy: check before trusting it
+
+    def _apply(self, delta: dict[IdPair, int], made: list[tuple[IdPair, int]]) -> None:
+        counts, where, first_word = self.pair_counts, self.pair_words, self.first_word
+        push: set[IdPair] = set()
+        for p, w in made:
+            if p in where:
+                where[p].add(w)
+            else:
+                where[p] = {w}
+            first = first_word.get(p)
+            if first is None or w < first:
+                first_word[p] = w
+                push.add(p)
+        for p, d in delta.items():
+            if not d:
+                continue
+            c = counts.get(p, 0) + d
+            if c:
+                counts[p] = c
+                if d > 0:
+                    push.add(p)
+            else:
+                del counts[p]
+                where.pop(p, None)
+                first_word.pop(p, None)
+                self.dirty.discard(p)
+        for p in push:
+            if p in counts:
+                heapq.heappush(self.heap, self._key(p, counts[p]))
+
+    def candidates(self, top_k: int) -> tuple[tuple[Candidate, ...], int]:
+        """The top pairs in textbook order, and how many share the top count.
+
+        Scans the whole corpus, like the textbook loop does: for classroom-sized corpora.
+        """
+        counts = self.pair_counts
+        if not counts:
+            return (), 0
+        seen: dict[IdPair, int] = {}  # scan order, exactly as the textbook fills its dict
+        for word in self.words:
+            for pair in zip(word, word[1:]):
+                if pair not in seen:
+                    seen[pair] = len(seen)
+        if self.tie_break == "first":
+            order = sorted(counts, key=lambda p: (-counts[p], seen[p]))
+        else:
+            order = sorted(counts, key=lambda p: (-counts[p], self.content[p[0]], self.content[p[1]]))
+        top = counts[order[0]]
+        ties = sum(1 for c in counts.values() if c == top)
+        chosen = tuple(
+            Candidate((self.content[a], self.content[b]), counts[(a, b)]) for a, b in order[:top_k]
+        )
+        return chosen, ties
+
+
+def train_bpe(
+    corpus: Corpus,
+    num_merges: int,
+    tie_break: str = "first",
+    special_tokens: tuple[str, ...] = (),
+    top_k: int = 0,
+    record_history: bool = False,
+    progress: Progress | None = None,
+) -> BPETraining:
+    """Learn up to `num_merges` merges from a corpus.
+
+    top_k > 0 records, at each step, the top pairs and the number tied at the top (for the race
+    chart; costs a pass over all pairs per step, so keep it for classroom-sized corpora).
+    record_history keeps each sequence's changes, so segmentation_at(k) is a lookup.
+    Training stops early, saying why, when no pair is left.
+    """
+    tie_break = check_tie_break(tie_break)
+    num_merges = check_num_merges(num_merges)
+    trainer = _Trainer(corpus, tuple(special_tokens), tie_break)
+    history: list[list] | None = [[] for _ in corpus.sequences] if record_history else None
+    steps: list[MergeStep] = []
+    stop_reason = f"learned the {num_merges} merges asked for"
+    for rank in range(num_merges):
+        candidates, ties = trainer.candidates(top_k) if top_k else ((), None)
+        pair = trainer.best_pair()
+        if pair is None:
+            stop_reason = (
+                f"stopped after {rank} of {num_merges} merges: no pair is left, "
+                "every sequence is a single token"
+            )
+            break
+        new_id, count = trainer.merge(pair, rank, history)
+        symbols = (trainer.content[pair[0]], trainer.content[pair[1]])
+        steps.append(
+            MergeStep(rank, symbols, trainer.content[new_id], new_id, count,
+                      len(trainer.content), candidates, ties)
+        )
+        if progress is not None:
+            progress(rank + 1, num_merges)
+    frozen_history = None
+    if history is not None:
+        frozen_history = tuple(
+            tuple((step, tuple(trainer.content[i] for i in ids)) for step, ids in changes)
+            for changes in history
+        )
+    return BPETraining(
+        corpus=corpus,
+        steps=tuple(steps),
+        stop_reason=stop_reason,
+        tie_break=tie_break,
+        special_tokens=tuple(special_tokens),
+        vocab=tuple(trainer.content),
+        requested_merges=num_merges,
+        history=frozen_history,
+    )

@@ -1,0 +1,185 @@
+"""The Token record that every tokenizer returns, and how to show a token honestly.
+
+A token is bytes first. Its `start`/`end` are character offsets into the input string; a token
+that covers only part of a multi-byte character is mapped onto that whole character and marked
+`partial`. Its display form never shows U+FFFD: bytes that are not whole UTF-8 characters are
+shown as hex, e.g. `<E4 BD>`.
+
+Leaves out: rendering to HTML (see render.py) and anything model-specific.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+from typing import Iterable
+
+# Visible whitespace, used when a view asks for it. Chosen to be distinct from ordinary text.
+VISIBLE_WHITESPACE = {" ": "·", "\t": "→", "\n": "↵", "\r": "␍"}
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One token of one input string.
+
+    id:      the tokenizer's id for this token.
+    bytes:   the exact bytes of the input this token covers (a special token: its own string).
+    start:   character offset of the first character the token touches.
+    end:     character offset just past the last character the token touches.
+    partial: True when the token begins or ends inside a multi-byte character.
+    piece:   the token's own string as the model holds it (`est</w>`, `##ing`, ` cat`), or None
+             when its bytes are not whole UTF-8 characters.
+    special: True for special tokens such as `<|endoftext|>`.
+    """
+
+    id: int
+    bytes: bytes
+    start: int
+    end: int
+    partial: bool = False
+    piece: str | None = None
+    special: bool = False
+
+    def display(self, visible_whitespace: bool = False) -> str:
+        """The token's bytes as text, partial UTF-8 as `<E4 BD>`, never U+FFFD."""
+        return display_bytes(self.bytes, visible_whitespace)
+
+    @property
+    def hex(self) -> str:
+        return self.bytes.hex()
+
+
+def _utf8_sequence_length(lead: int) -> int:
+    """How many bytes a UTF-8 sequence starting with `lead` claims (0: not a lead byte)."""
+    if lead < 0x80:
+        return 1
+    if 0xC2 <= lead <= 0xDF:
+        return 2
+    if 0xE0 <= lead <= 0xEF:
+        return 3
+    if 0xF0 <= lead <= 0xF4:
+        return 4
+    return 0
+
+
+def split_utf8(data: bytes) -> list[tuple[bool, bytes]]:
+    """Cut bytes into runs of whole UTF-8 characters (True) and runs of stray bytes (False).
+
+    Whole-character runs decode exactly; stray runs are the bytes a token holds of a character
+    it shares with a neighbour, or bytes that are not UTF-8 at all.
+    """
+    runs: list[tuple[bool, bytes]] = []
+    i, n = 0, len(data)
+    while i < n:
+        length = _utf8_sequence_length(data[i])
+        whole = length > 0 and i + length <= n
+        if whole:
+            # subtle: the decoder also rejects overlongs and surrogates, which the lead byte
+            # alone cannot see (E0 80.., ED A0..); let it be the judge.
+            try:
+                data[i : i + length].decode("utf-8")
+            except UnicodeDecodeError:
+                whole = False
+        step = length if whole else 1
+        if runs and runs[-1][0] == whole:
+            runs[-1] = (whole, runs[-1][1] + data[i : i + step])
+        else:
+            runs.append((whole, data[i : i + step]))
+        i += step
+    return runs
+
+
+def hex_group(data: bytes) -> str:
+    """`b'\\xe4\\xbd'` -> `<E4 BD>`."""
+    return "<" + " ".join(f"{b:02X}" for b in data) + ">"
+
+
+def show_whitespace(text: str) -> str:
+    return "".join(VISIBLE_WHITESPACE.get(ch, ch) for ch in text)
+
+
+def display_bytes(data: bytes, visible_whitespace: bool = False) -> str:
+    """Bytes as readable text: whole characters as themselves, stray bytes as `<E4 BD>`."""
+    parts = []
+    for whole, run in split_utf8(data):
+        if whole:
+            text = run.decode("utf-8")
+            parts.append(show_whitespace(text) if visible_whitespace else text)
+        else:
+            parts.append(hex_group(run))
+    return "".join(parts)
+
+
+def piece_of(data: bytes) -> str | None:
+    """The bytes as a string when they are whole UTF-8 characters, else None."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+class ByteToChar:
+    """Maps byte offsets of `text.encode('utf-8')` to character offsets of `text`."""
+
+    def __init__(self, text: str) -> None:
+        starts: list[int] = []
+        offset = 0
+        for ch in text:
+            starts.append(offset)
+            offset += len(ch.encode("utf-8"))
+        self.char_byte_starts = starts
+        self.n_bytes = offset
+        self.n_chars = len(text)
+
+    def char_at(self, byte_offset: int) -> int:
+        """Index of the character that holds this byte (n_chars at the very end)."""
+        if byte_offset >= self.n_bytes:
+            return self.n_chars
+        return bisect.bisect_right(self.char_byte_starts, byte_offset) - 1
+
+    def is_boundary(self, byte_offset: int) -> bool:
+        if byte_offset >= self.n_bytes:
+            return byte_offset == self.n_bytes
+        return self.char_byte_starts[self.char_at(byte_offset)] == byte_offset
+
+    def span(self, byte_start: int, byte_end: int) -> tuple[int, int, bool]:
+        """Character span touched by bytes [byte_start, byte_end), and whether it is partial."""
+        start = self.char_at(byte_start)
+        end = start if byte_end <= byte_start else self.char_at(byte_end - 1) + 1
+        partial = not (self.is_boundary(byte_start) and self.is_boundary(byte_end))
+        return start, end, partial
+
+
+def tokens_from_bytes(
+    text: str,
+    pieces: Iterable[tuple[int, bytes]],
+    special_ids: frozenset[int] = frozenset(),
+) -> list[Token]:
+    """Build Token records from (id, bytes) pairs whose bytes concatenate to the text's UTF-8.
+
+    This is how every byte-level tokenizer (ours, tiktoken, HF byte-level) gets honest
+    character offsets, including tokens that split one character between them.
+    """
+    index = ByteToChar(text)
+    tokens: list[Token] = []
+    offset = 0
+    for token_id, data in pieces:
+        start, end, partial = index.span(offset, offset + len(data))
+        tokens.append(
+            Token(
+                id=token_id,
+                bytes=data,
+                start=start,
+                end=end,
+                partial=partial,
+                piece=piece_of(data),
+                special=token_id in special_ids,
+            )
+        )
+        offset += len(data)
+    if offset != index.n_bytes:
+        raise ValueError(
+            f"token bytes cover {offset} bytes but the text has {index.n_bytes}; "
+            "the tokenizer did not return the text's own bytes"
+        )
+    return tokens
