@@ -10,23 +10,7 @@ from hypothesis import strategies as st
 from tokenizer_core import corpus_from_counts, corpus_from_text, textbook_train, train_bpe
 from tokenizer_core.textbook import count_pairs, merge_pair
 
-LOW_NEWEST = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
-TEN_SENTENCES = "\n".join(
-    [
-        "the cat sat on the mat",
-        "the dog sat on the log",
-        "the cat and the dog",
-        "i love my cat",
-        "i love my dog",
-        "the cat is cute",
-        "the dog is happy",
-        "the mat is soft",
-        "the log is hard",
-        "cats and dogs are friends",
-    ]
-)
-THE_TABLE = {"the": 10, "there": 3, "that": 5, "thin": 2, "cat": 7, "car": 4}
-HUG_PUG = {"hug": 1, "pug": 1, "pun": 1, "bun": 1}
+from .classroom import HUG_PUG, LESSON_MERGES, LOW_NEWEST, TEN_SENTENCES, THE_TABLE
 
 CLASSROOM = [
     corpus_from_counts(LOW_NEWEST),
@@ -48,10 +32,7 @@ def test_low_newest_first_merge_is_e_s_with_nine():
 
 def test_low_newest_eight_merges_match_the_lesson():
     training = train_bpe(corpus_from_counts(LOW_NEWEST), 8)
-    assert training.merges == [
-        ("e", "s"), ("es", "t"), ("est", "</w>"), ("l", "o"),
-        ("lo", "w"), ("n", "e"), ("ne", "w"), ("new", "est</w>"),
-    ]
+    assert training.merges == LESSON_MERGES
 
 
 def test_ten_sentences_first_five_merges():

@@ -1,0 +1,127 @@
+"""The model file: a trained tokenizer as JSON, written by `train` and read by `encode --model`.
+
+    {"algorithm": "bpe", "level": "word"|"sentence"|"byte", "merges": [[a, b], ...],
+     "counts": [...], "vocab_size": N, ...}
+
+At the byte level each merge part is the lowercase hex of its bytes (`"6c6f"` for `lo`), so any
+bytes survive JSON; at the word and sentence levels it is the string itself. Besides the keys
+the command line promises, a BPE file holds what encoding needs: the alphabet (word and
+sentence levels), special tokens, the unknown token, the pre-tokenization regex (byte level),
+the tie-break and why training stopped. WordPiece files are read and written by wordpiece.py.
+
+Leaves out: training and encoding themselves.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .bpe_model import CharLevelBPE
+from .bpe_train import BPETraining
+from .bytelevel import ByteLevelBPE
+from .corpus import check_level
+from .pretokenize import GPT2_PATTERN, PATTERNS, compile_pattern
+
+Model = CharLevelBPE | ByteLevelBPE
+
+
+def bpe_model(training: BPETraining, name: str = "bpe", unk_token: str | None = None) -> Model:
+    """The tokenizer that a training run learned."""
+    level = training.corpus.level
+    if level == "byte":
+        return ByteLevelBPE.from_merges(
+            name, training.merges, training.corpus.pat_str or GPT2_PATTERN,  # type: ignore[arg-type]
+            training.special_tokens,
+        )
+    return CharLevelBPE(
+        level, training.merges, training.corpus.alphabet,  # type: ignore[arg-type]
+        training.special_tokens, unk_token, name,
+    )
+
+
+def _pattern_name(pat_str: str) -> str | None:
+    return next((name for name, pat in PATTERNS.items() if pat == pat_str), None)
+
+
+def training_to_json(training: BPETraining, unk_token: str | None = None) -> dict[str, Any]:
+    level = training.corpus.level
+
+    def part(symbol: str | bytes) -> str:
+        return symbol.hex() if isinstance(symbol, bytes) else symbol
+
+    data: dict[str, Any] = {
+        "algorithm": "bpe",
+        "level": level,
+        "merges": [[part(a), part(b)] for a, b in training.merges],
+        "counts": training.counts,
+        "vocab_size": training.vocab_size,
+        "special_tokens": list(training.special_tokens),
+        "tie_break": training.tie_break,
+        "stop_reason": training.stop_reason,
+    }
+    if level == "byte":
+        pat_str = training.corpus.pat_str or GPT2_PATTERN
+        data["pattern"] = _pattern_name(pat_str) or pat_str
+    else:
+        data["alphabet"] = list(training.corpus.alphabet)
+        data["unk_token"] = unk_token
+    return data
+
+
+def _require(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
+    if key not in data:
+        raise ValueError(f"model file has no {key!r}; was it written by `train`?")
+    value = data[key]
+    if not isinstance(value, kind):
+        raise ValueError(f"model file's {key!r} should be {getattr(kind, '__name__', kind)}")
+    return value
+
+
+def _merges(data: Mapping[str, Any], level: str) -> list[tuple[Any, Any]]:
+    merges = []
+    for i, merge in enumerate(_require(data, "merges", list)):
+        if not (isinstance(merge, list) and len(merge) == 2 and all(isinstance(p, str) for p in merge)):
+            raise ValueError(f"model file's merge {i} should be a pair of strings, got {merge!r}")
+        if level == "byte":
+            try:
+                merge = [bytes.fromhex(p) for p in merge]
+            except ValueError:
+                raise ValueError(f"model file's merge {i} {merge!r} is not hex bytes") from None
+        merges.append((merge[0], merge[1]))
+    return merges
+
+
+def bpe_from_json(data: Mapping[str, Any], name: str = "model") -> Model:
+    """A BPE tokenizer from a model file's JSON; ValueError saying what is wrong otherwise."""
+    if not isinstance(data, Mapping):
+        raise ValueError("model file should hold a JSON object")
+    if data.get("algorithm") != "bpe":
+        raise ValueError(f"model file's algorithm is {data.get('algorithm')!r}, expected 'bpe'")
+    level = check_level(_require(data, "level", str))
+    merges = _merges(data, level)
+    specials = _require(data, "special_tokens", list) if "special_tokens" in data else []
+    if not all(isinstance(s, str) and s for s in specials):
+        raise ValueError("model file's special_tokens should be non-empty strings")
+    if level == "byte":
+        pattern = data.get("pattern", "gpt2")
+        pat_str = PATTERNS.get(pattern, pattern) if isinstance(pattern, str) else None
+        try:
+            compile_pattern(pat_str)  # type: ignore[arg-type]
+        except Exception:
+            raise ValueError(f"model file's pattern {pattern!r} is not a valid regex") from None
+        model: Model = ByteLevelBPE.from_merges(name, merges, pat_str, tuple(specials))  # type: ignore[arg-type]
+    else:
+        alphabet = _require(data, "alphabet", list)
+        if not all(isinstance(a, str) and a for a in alphabet):
+            raise ValueError("model file's alphabet should be a list of non-empty strings")
+        unk = data.get("unk_token")
+        if unk is not None and not isinstance(unk, str):
+            raise ValueError("model file's unk_token should be a string or null")
+        model = CharLevelBPE(level, merges, alphabet, tuple(specials), unk, name)  # type: ignore[arg-type]
+    stated = data.get("vocab_size")
+    if stated is not None and stated != model.vocab_size:
+        raise ValueError(
+            f"model file says vocab_size {stated!r} but its merges make {model.vocab_size}; "
+            "the file was edited or truncated"
+        )
+    return model

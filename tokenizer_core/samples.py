@@ -1,0 +1,322 @@
+"""The built-in data: classroom presets, samples, parallel sentences, emoji, playground presets.
+
+Every file lives in `data/` at the root of the repository, found relative to this package as
+`Path(__file__).parent.parent / "data"` (see `DATA_DIR`): run the app and the tests from a
+checkout, not from an installed wheel. `data/README.md` describes each file and its format.
+
+Adds: typed loaders that check each file's format and size bound and raise `ValueError` naming
+the file, the line and the fix; `parse_parallel` checks user uploads with the same rules as the
+built-in `en_zh.tsv`. Also `english_reference_corpus`, Python's own documentation text, which
+ships with every Python (`pydoc_data.topics`), for training on real English offline.
+
+Leaves out: tokenizing, training and caching (the app caches what it loads, keyed on names).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from .corpus import LEVELS, Level
+
+DATA_DIR = Path(__file__).parent.parent / "data"
+
+# Bounds (bytes or characters, as named). data/README.md lists them too.
+MAX_DATA_FILE_BYTES = 256 * 1024  # any single built-in file
+SAMPLE_BOUNDS: dict[str, tuple[int, int]] = {  # name -> (min, max) UTF-8 bytes
+    "english": (2_000, 8_000),
+    "chinese": (2_000, 8_000),
+    "code": (1_500, 6_000),
+    "emoji": (1_000, 4_000),
+    "mixed_default": (50, 1_000),
+}
+MAX_PRESET_MERGES = 1_000
+MAX_PRESET_WORDS = 10_000
+MAX_PARALLEL_CHARS = 1_000_000  # a whole parallel file, built-in or uploaded
+MAX_PARALLEL_PAIRS = 20_000
+MAX_FIELD_CHARS = 1_000  # one sentence of a pair
+MAX_EMOJI_CODE_POINTS = 16  # one catalogue entry; tag flags are the longest at 7
+MAX_PLAYGROUND_TEXT_CHARS = 2_000
+
+PARALLEL_HEADER = ("en", "zh")
+EMOJI_HEADER = ("category", "name", "emoji")
+EMOJI_CATEGORIES = ("single", "skin_tone", "zwj_family", "zwj", "flag", "tag_flag", "keycap")
+PresetKind = Literal["counts", "text"]
+
+
+@dataclass(frozen=True)
+class Preset:
+    """One classroom example for the merge-step animation, as listed in data/presets.json."""
+
+    id: str
+    title: str
+    description: str  # a sentence or two for the teacher: what the example shows
+    kind: PresetKind  # "counts": a {word: count} table; "text": plain text
+    file: str  # relative to data/
+    level: Level  # the level it is meant to be trained at
+    merges: int  # suggested number of merges
+
+
+@dataclass(frozen=True)
+class ParallelPair:
+    en: str
+    zh: str
+    line: int  # 1-based line in the file it came from
+
+
+@dataclass(frozen=True)
+class EmojiEntry:
+    category: str
+    name: str
+    emoji: str
+
+    @property
+    def code_points(self) -> list[str]:
+        return [f"U+{ord(c):04X}" for c in self.emoji]
+
+
+@dataclass(frozen=True)
+class PlaygroundPreset:
+    id: str
+    label: str
+    text: str
+    what_to_notice: str
+
+
+def _read(relpath: str, max_bytes: int = MAX_DATA_FILE_BYTES) -> str:
+    """A built-in file's text, checked for presence, size and UTF-8."""
+    path = DATA_DIR / relpath
+    shown = f"data/{relpath}"
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"built-in data file {shown} is missing; restore it with `git checkout -- {shown}`"
+        )
+    size = path.stat().st_size
+    if size > max_bytes:
+        raise ValueError(f"{shown} is {size:,} bytes, over its bound of {max_bytes:,}; shorten it")
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{shown} is not valid UTF-8 ({err}); save it as UTF-8") from err
+
+
+def _json(relpath: str) -> object:
+    try:
+        return json.loads(_read(relpath))
+    except json.JSONDecodeError as err:
+        raise ValueError(f"data/{relpath}, line {err.lineno}: invalid JSON: {err.msg}") from err
+
+
+def _text_field(record: dict, key: str, where: str) -> str:
+    value = record.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{where}: field {key!r} must be a non-empty string, got {value!r}")
+    return value
+
+
+# --- classroom presets ---------------------------------------------------------------------
+
+
+def _preset(record: object, where: str) -> Preset:
+    if not isinstance(record, dict):
+        raise ValueError(f"{where}: each preset must be a JSON object, got {record!r}")
+    kind = _text_field(record, "kind", where)
+    level = _text_field(record, "level", where)
+    merges = record.get("merges")
+    file = _text_field(record, "file", where)
+    if kind not in ("counts", "text"):
+        raise ValueError(f"{where}: kind {kind!r} must be 'counts' or 'text'")
+    if level not in LEVELS:
+        raise ValueError(f"{where}: level {level!r} must be one of {', '.join(LEVELS)}")
+    if type(merges) is not int or not 1 <= merges <= MAX_PRESET_MERGES:
+        raise ValueError(f"{where}: merges must be an integer from 1 to {MAX_PRESET_MERGES}")
+    if ".." in Path(file).parts or Path(file).is_absolute():
+        raise ValueError(f"{where}: file {file!r} must be a path inside data/")
+    fields = ("id", "title", "description")
+    return Preset(*(_text_field(record, k, where) for k in fields), kind, file, level, merges)
+
+
+def presets() -> list[Preset]:
+    """The classroom presets listed in data/presets.json, in the order listed."""
+    records = _json("presets.json")
+    if not isinstance(records, list) or not records:
+        raise ValueError("data/presets.json must be a non-empty JSON list of presets")
+    found = [_preset(r, f"data/presets.json, preset {i}") for i, r in enumerate(records, 1)]
+    ids = [p.id for p in found]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"data/presets.json: preset ids must be unique, got {ids}")
+    return found
+
+
+def _counts(table: object, where: str) -> dict[str, int]:
+    if not isinstance(table, dict) or not table:
+        raise ValueError(f"{where} must be a non-empty JSON object {{word: count}}")
+    if len(table) > MAX_PRESET_WORDS:
+        raise ValueError(f"{where} has {len(table):,} words, over the bound {MAX_PRESET_WORDS:,}")
+    for word, count in table.items():
+        if not word or word != word.strip() or len(word.split()) != 1:
+            raise ValueError(f"{where}: {word!r} must be one word without spaces")
+        if type(count) is not int or count < 1:
+            raise ValueError(f"{where}: the count of {word!r} must be a positive integer")
+    return dict(table)
+
+
+def load_preset(preset_id: str) -> str | dict[str, int]:
+    """A preset's corpus: the text (final newline removed) or the {word: count} table."""
+    by_id = {p.id: p for p in presets()}
+    if preset_id not in by_id:
+        raise ValueError(f"unknown preset {preset_id!r}; choose one of {', '.join(by_id)}")
+    preset = by_id[preset_id]
+    if preset.kind == "counts":
+        return _counts(_json(preset.file), f"data/{preset.file}")
+    text = _read(preset.file).rstrip("\r\n")
+    if not text.strip():
+        raise ValueError(f"data/{preset.file} is empty; write the preset's text into it")
+    return text
+
+
+# --- sample texts --------------------------------------------------------------------------
+
+
+def sample_text(name: str) -> str:
+    """One of the built-in samples (see SAMPLE_BOUNDS for names and sizes), exactly as stored."""
+    if name not in SAMPLE_BOUNDS:
+        raise ValueError(f"unknown sample {name!r}; choose one of {', '.join(SAMPLE_BOUNDS)}")
+    low, high = SAMPLE_BOUNDS[name]
+    text = _read(f"samples/{name}.txt", max_bytes=high)
+    if len(text.encode("utf-8")) < low:
+        raise ValueError(f"data/samples/{name}.txt is under its bound of {low:,} bytes")
+    return text
+
+
+def english_reference_corpus() -> str:
+    """Python's own documentation (pydoc_data.topics, about 465 KB of English prose and code).
+
+    It ships with every Python, so it is a real English corpus that needs no download.
+    Topics are joined in sorted key order so the text is the same on every run.
+    """
+    try:
+        from pydoc_data.topics import topics
+    except ImportError as err:  # some distributions split the docs out of the stdlib
+        raise ValueError(
+            "pydoc_data.topics is missing from this Python; install the full standard "
+            "library (e.g. Debian's libpython3-stdlib) or pick another corpus"
+        ) from err
+    return "\n".join(topics[key] for key in sorted(topics))
+
+
+# --- tab-separated files -------------------------------------------------------------------
+
+
+def _tsv_rows(text: str, header: tuple[str, ...], source: str) -> list[tuple[int, list[str]]]:
+    """(line number, fields) for each data row; checks the header and the field count.
+
+    subtle: split on "\\n" only, not str.splitlines, which also breaks on U+2028 and U+0085
+    and would shift line numbers or cut a sentence in two.
+    """
+    expected = "<TAB>".join(header)
+    rows: list[tuple[int, list[str]]] = []
+    seen_header = False
+    for number, line in enumerate(text.removeprefix("\ufeff").split("\n"), start=1):
+        line = line.removesuffix("\r")
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        fields = line.split("\t")
+        if not seen_header:
+            if tuple(f.strip() for f in fields) != header:
+                hint = " (columns must be separated by a tab)" if "\t" not in line else ""
+                raise ValueError(
+                    f"{source}, line {number}: expected the header line {expected!r}, "
+                    f"got {line[:60]!r}{hint}; add the header as the first line"
+                )
+            seen_header = True
+            continue
+        if len(fields) != len(header):
+            raise ValueError(
+                f"{source}, line {number}: expected {len(header)} tab-separated fields "
+                f"({', '.join(header)}), found {len(fields)}; remove tabs inside fields"
+            )
+        for name, value in zip(header, fields):
+            if not value.strip():
+                raise ValueError(f"{source}, line {number}: the {name!r} field is empty")
+        rows.append((number, [f.strip() for f in fields]))
+    if not seen_header:
+        raise ValueError(f"{source}: no header line {expected!r}; add it as the first line")
+    if not rows:
+        raise ValueError(f"{source}: no rows after the header; add one per line")
+    return rows
+
+
+def parse_parallel(text: str, source: str = "uploaded file") -> list[ParallelPair]:
+    """Parse parallel sentences: UTF-8 text, header `en<TAB>zh`, one pair per line.
+
+    Blank lines and lines starting with `#` are skipped. Used for the built-in file and for
+    uploads alike; `source` names the file in error messages.
+    """
+    if len(text) > MAX_PARALLEL_CHARS:
+        raise ValueError(
+            f"{source} has {len(text):,} characters, over the bound of {MAX_PARALLEL_CHARS:,}; "
+            "use a shorter file"
+        )
+    pairs = []
+    for number, (en, zh) in _tsv_rows(text, PARALLEL_HEADER, source):
+        if max(len(en), len(zh)) > MAX_FIELD_CHARS:
+            raise ValueError(
+                f"{source}, line {number}: a sentence is over {MAX_FIELD_CHARS:,} characters; "
+                "split it into shorter sentences"
+            )
+        pairs.append(ParallelPair(en, zh, number))
+    if len(pairs) > MAX_PARALLEL_PAIRS:
+        raise ValueError(
+            f"{source} has {len(pairs):,} pairs, over the bound of {MAX_PARALLEL_PAIRS:,}; "
+            "split the file"
+        )
+    return pairs
+
+
+def parallel_pairs() -> list[ParallelPair]:
+    """The built-in English/Chinese pairs, data/parallel/en_zh.tsv."""
+    relpath = "parallel/en_zh.tsv"
+    return parse_parallel(_read(relpath), source=f"data/{relpath}")
+
+
+def emoji_catalogue() -> list[EmojiEntry]:
+    """data/emoji.tsv: `category<TAB>name<TAB>emoji`, categories as in EMOJI_CATEGORIES."""
+    source = "data/emoji.tsv"
+    entries = []
+    for number, (category, name, emoji) in _tsv_rows(_read("emoji.tsv"), EMOJI_HEADER, source):
+        if category not in EMOJI_CATEGORIES:
+            raise ValueError(
+                f"{source}, line {number}: unknown category {category!r}; "
+                f"use one of {', '.join(EMOJI_CATEGORIES)}"
+            )
+        if len(emoji) > MAX_EMOJI_CODE_POINTS:
+            raise ValueError(f"{source}, line {number}: over {MAX_EMOJI_CODE_POINTS} code points")
+        entries.append(EmojiEntry(category, name, emoji))
+    return entries
+
+
+# --- playground presets --------------------------------------------------------------------
+
+
+def playground_presets() -> list[PlaygroundPreset]:
+    """data/playground_presets.json: texts that show classic tokenizer quirks."""
+    source = "data/playground_presets.json"
+    records = _json("playground_presets.json")
+    if not isinstance(records, list) or not records:
+        raise ValueError(f"{source} must be a non-empty JSON list")
+    found = []
+    for i, record in enumerate(records, start=1):
+        where = f"{source}, preset {i}"
+        if not isinstance(record, dict):
+            raise ValueError(f"{where}: must be a JSON object, got {record!r}")
+        fields = [_text_field(record, k, where) for k in ("id", "label", "text", "what_to_notice")]
+        if len(fields[2]) > MAX_PLAYGROUND_TEXT_CHARS:
+            raise ValueError(f"{where}: text is over {MAX_PLAYGROUND_TEXT_CHARS:,} characters")
+        found.append(PlaygroundPreset(*fields))
+    ids = [p.id for p in found]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"{source}: preset ids must be unique, got {ids}")
+    return found
