@@ -1,0 +1,128 @@
+"""Time the tokenizer core against its peers, measured in the same run, and print a Markdown table.
+
+    python benchmarks/bench_core.py [--repeats 5] [--skip-textbook]
+
+Training: byte level, GPT-2's regex, 1,000 and 4,000 merges, on Python's own documentation
+(`pydoc_data.topics`, ~465 KB of English, on every machine) and the built-in Chinese sample.
+  ours      corpus_from_text + train_bpe (the per-merge trace is always recorded)
+  textbook  corpus_from_text + textbook_train (the oracle loop; run once, it is slow)
+  HF        tokenizers' BpeTrainer, ByteLevel pre-tokenizer (GPT-2 regex), 256 + N vocab
+Encoding: our byte-level encoder over GPT-2's ranks (core:gpt2) vs tiktoken's gpt2, same ranks;
+ids are checked identical. "cold" clears our per-chunk cache before each run.
+
+Times are medians of --repeats runs (wall clock, time.perf_counter). Ratios compare numbers from
+this run only. HF tokenizers may use both cores; ours uses one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tokenizers import Tokenizer, models, pre_tokenizers, trainers  # noqa: E402
+
+from tokenizer_core import corpus_from_text, textbook_train, train_bpe  # noqa: E402
+from tokenizer_core.registry import core_tokenizer, load_tokenizer  # noqa: E402
+from tokenizer_core.samples import english_reference_corpus, sample_text  # noqa: E402
+
+
+def median_seconds(run: Callable[[], object], repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def ours(text: str, merges: int) -> list:
+    return train_bpe(corpus_from_text(text, "byte"), merges).merges
+
+
+def textbook(text: str, merges: int) -> list:
+    return textbook_train(corpus_from_text(text, "byte"), merges)[0]
+
+
+def hugging_face(text: str, merges: int) -> None:
+    tokenizer = Tokenizer(models.BPE())
+    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
+    trainer = trainers.BpeTrainer(
+        vocab_size=256 + merges, show_progress=False,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+    )
+    tokenizer.train_from_iterator([text], trainer)
+
+
+def training_rows(name: str, text: str, repeats: int, skip_textbook: bool) -> list[str]:
+    rows = []
+    for merges in (1000, 4000):
+        learned = ours(text, merges)
+        t_ours = median_seconds(lambda: ours(text, merges), repeats)
+        t_hf = median_seconds(lambda: hugging_face(text, merges), repeats)
+        if skip_textbook:
+            t_book, ratio_book = float("nan"), "-"
+        else:
+            start = time.perf_counter()
+            book = textbook(text, merges)
+            t_book = time.perf_counter() - start
+            assert book == learned, "fast trainer disagrees with the textbook loop"
+            ratio_book = f"{t_book / t_ours:.0f}x faster"
+        rows.append(
+            f"| train {name}, {merges:,} merges asked ({len(learned):,} learned) | {t_ours:.3f} "
+            f"| {t_book:.2f} | {t_hf:.3f} | {ratio_book} | {t_ours / t_hf:.2f}x HF's time |"
+        )
+    return rows
+
+
+def encoding_rows(name: str, text: str, repeats: int) -> list[str]:
+    reference = load_tokenizer("gpt2").encoding  # type: ignore[attr-defined]
+    mine = core_tokenizer("gpt2")
+    assert mine.encode_ordinary_ids(text) == reference.encode_ordinary(text), "ids differ"
+
+    def cold() -> None:
+        mine._cache.clear()
+        mine.encode_ordinary_ids(text)
+
+    t_tik = median_seconds(lambda: reference.encode_ordinary(text), repeats)
+    t_cold = median_seconds(cold, repeats)
+    t_warm = median_seconds(lambda: mine.encode_ordinary_ids(text), repeats)
+    return [
+        f"| encode {name} with GPT-2 ranks, cold cache | {t_cold:.3f} | - | tiktoken {t_tik:.3f} "
+        f"| - | {t_cold / t_tik:.2f}x tiktoken's time |",
+        f"| encode {name} with GPT-2 ranks, warm cache | {t_warm:.3f} | - | tiktoken {t_tik:.3f} "
+        f"| - | {t_warm / t_tik:.2f}x tiktoken's time |",
+    ]
+
+
+def main() -> None:
+    options = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    options.add_argument("--repeats", type=int, default=5)
+    options.add_argument("--skip-textbook", action="store_true", help="the textbook loop takes minutes")
+    args = options.parse_args()
+    english = english_reference_corpus()
+    chinese = sample_text("chinese")
+    print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs; "
+          f"median of {args.repeats} runs; English {len(english.encode()):,} bytes, "
+          f"Chinese {len(chinese.encode()):,} bytes")
+    print()
+    print("| task | ours (s) | textbook (s) | peer (s) | vs textbook | vs peer |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for row in training_rows("English", english, args.repeats, args.skip_textbook):
+        print(row, flush=True)
+    for row in training_rows("Chinese", chinese, args.repeats, args.skip_textbook):
+        print(row, flush=True)
+    for name, text in (("English", english), ("Chinese", chinese)):
+        for row in encoding_rows(name, text, args.repeats):
+            print(row, flush=True)
+
+
+if __name__ == "__main__":
+    main()
