@@ -12,6 +12,7 @@ from .interface import Tokenizer
 from .modelfile import bpe_from_json, bpe_model, training_to_json
 from .pretokenize import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN, PATTERNS, WORD_END
 from .registry import NAMES, core_tokenizer, load_tokenizer
+from .render import RenderOptions, render_tokens
 from .reference import HFTokenizer, TiktokenTokenizer, tiktoken_tokenizer, train_hf
 from .textbook import textbook_train
 from .tokens import Token, display_bytes, tokens_from_bytes
@@ -22,10 +23,10 @@ from .wordpiece_train import WordPieceTraining, textbook_wordpiece, train_wordpi
 __all__ = [
     "BPETraining", "ByteLevelBPE", "CL100K_PATTERN", "Candidate", "CharLevelBPE", "Corpus",
     "EncodeStep", "GPT2_PATTERN", "HFTokenizer", "Level", "MergeStep", "NAMES", "O200K_PATTERN",
-    "PATTERNS", "TiktokenTokenizer", "Token", "Tokenizer", "WORD_END",
+    "PATTERNS", "RenderOptions", "TiktokenTokenizer", "Token", "Tokenizer", "WORD_END",
     "WordPieceTokenizer", "WordPieceTraining", "bpe_from_json", "bpe_model", "core_tokenizer",
     "corpus_from_counts", "corpus_from_text", "display_bytes", "load_tokenizer", "race",
-    "rank_pairs", "side_by_side", "textbook_train", "textbook_wordpiece",
+    "rank_pairs", "render_tokens", "side_by_side", "textbook_train", "textbook_wordpiece",
     "tiktoken_tokenizer", "tokens_from_bytes", "train_bpe", "train_hf", "train_wordpiece",
     "training_to_json", "wordpiece_corpus", "wordpiece_from_json",
 ]

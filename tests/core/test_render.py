@@ -1,0 +1,121 @@
+"""The escaping renderer: the one road from user text to HTML. Injection payloads stay text."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tokenizer_core import corpus_from_text, train_bpe
+from tokenizer_core.modelfile import bpe_model
+from tokenizer_core.registry import core_tokenizer
+from tokenizer_core.render import PALETTE_SIZE, RenderOptions, render_tokens
+
+PAYLOADS = [
+    line for line in (Path(__file__).parents[1] / "data" / "injection_payloads.txt")
+    .read_text(encoding="utf-8").splitlines() if line
+]
+ALLOWED = {"div": {"class"}, "span": {"class", "data-i", "data-s", "data-e", "title"}}
+
+
+class Structure(HTMLParser):
+    """Collects every tag, attribute and the text, as a browser's parser would see them."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.text: list[str] = []
+        self.spans: list[dict[str, str | None]] = []
+        self.comments: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+        if tag == "span":
+            self.spans.append(dict(attrs))
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+    def handle_comment(self, data):
+        self.comments.append(data)
+
+
+def parse(markup: str) -> Structure:
+    parser = Structure()
+    parser.feed(markup)
+    parser.close()
+    return parser
+
+
+@pytest.fixture(scope="module")
+def gpt2():
+    return core_tokenizer("gpt2")
+
+
+@pytest.mark.parametrize("payload", PAYLOADS)
+def test_injection_payloads_come_out_as_text_only(gpt2, payload):
+    tokens = gpt2.encode(payload, disallowed_special=())
+    for options in (RenderOptions(), RenderOptions(view="bytes"), RenderOptions(visible_whitespace=True)):
+        structure = parse(render_tokens(payload, tokens, options))
+        for tag, attrs in structure.tags:
+            assert tag in ALLOWED and set(attrs) <= ALLOWED[tag], (tag, attrs)
+        assert not structure.comments
+    # In the text view with nothing split, what a reader sees is exactly the payload.
+    if not any(t.partial for t in tokens):
+        assert "".join(parse(render_tokens(payload, tokens)).text) == payload
+
+
+def test_word_level_payloads_with_gaps_stay_text():
+    payload = '</span><script>alert(1)</script> "><img src=x onerror=alert(1)>'
+    model = bpe_model(train_bpe(corpus_from_text(payload, "word"), 10))
+    structure = parse(render_tokens(payload, model.encode(payload)))
+    assert {tag for tag, _ in structure.tags} <= {"div", "span"}
+    assert "".join(structure.text).replace("</w>", "") == payload
+
+
+def test_neighbours_never_share_a_colour_and_boundaries_alternate(gpt2):
+    text = "the cat sat on the mat, and the dog sat on the log"
+    spans = parse(render_tokens(text, gpt2.encode(text))).spans
+    colours = [next(c for c in s["class"].split() if c[0] == "c" and c[1:].isdigit()) for s in spans if "tok" in s["class"]]
+    assert all(a != b for a, b in zip(colours, colours[1:]))
+    assert len(set(colours)) == min(PALETTE_SIZE, len(colours))
+    alternating = ["alt" in s["class"].split() for s in spans if "tok" in s["class"]]
+    assert all(a != b for a, b in zip(alternating, alternating[1:]))
+
+
+def test_split_characters_show_bytes_never_replacement_char(gpt2):
+    text = "你好，世界🙂"
+    markup = render_tokens(text, gpt2.encode(text))
+    shown = "".join(parse(markup).text)
+    assert "\ufffd" not in shown
+    assert "<E4 BD>" in shown and "partial" in markup
+
+
+def test_hover_title_has_id_hex_and_piece(gpt2):
+    spans = parse(render_tokens("hello world", gpt2.encode("hello world"))).spans
+    assert spans[1]["title"] == "id 995 · bytes 20 77 6F 72 6C 64 · ' world'"
+    assert (spans[1]["data-s"], spans[1]["data-e"]) == ("5", "11")
+
+
+def test_views_ids_and_bytes(gpt2):
+    tokens = gpt2.encode("hello world")
+    assert "".join(parse(render_tokens("hello world", tokens, RenderOptions(view="ids"))).text) == "31373995"
+    byte_text = parse(render_tokens("hello world", tokens, RenderOptions(view="bytes"))).text
+    assert byte_text == ["68 65 6C 6C 6F", "20 77 6F 72 6C 64"]
+
+
+def test_disagreements_and_specials_are_marked(gpt2):
+    tokens = gpt2.encode("a<|endoftext|>b", allowed_special="all")
+    spans = parse(render_tokens("a<|endoftext|>b", tokens, disagree=frozenset({0}))).spans
+    assert "diff" in spans[0]["class"] and "diff" not in spans[1]["class"]
+    assert "special" in spans[1]["class"]
+
+
+@given(text=st.text(max_size=40))
+def test_any_text_renders_to_allowed_structure_only(gpt2, text):
+    tokens = gpt2.encode(text, disallowed_special=())
+    for tag, attrs in parse(render_tokens(text, tokens)).tags:
+        assert tag in ALLOWED and set(attrs) <= ALLOWED[tag]
