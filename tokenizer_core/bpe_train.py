@@ -30,7 +30,7 @@ from .trace import Candidate, MergeStep
 
 TieBreak = Literal["first", "lexical"]
 TIE_BREAKS: tuple[TieBreak, ...] = ("first", "lexical")
-IdPair = tuple[int, int]
+Pair = str  # two characters: the ids of the two symbols, as chr(id)
 Progress = Callable[[int, int], None]
 
 
@@ -103,24 +103,12 @@ def _replay(corpus: Corpus, merges: list[tuple[Symbol, Symbol]]) -> list[tuple[S
     return [tuple(s) for s in splits]
 
 
-def _merge_ids(seq: list[int], a: int, b: int, new: int) -> tuple[list[int], list[int]]:
-    """Join every (a, b) left to right; returns the new sequence and where the joins landed."""
-    out: list[int] = []
-    joins: list[int] = []
-    i, n = 0, len(seq)
-    while i < n:
-        if seq[i] == a and i + 1 < n and seq[i + 1] == b:
-            joins.append(len(out))
-            out.append(new)
-            i += 2
-        else:
-            out.append(seq[i])
-            i += 1
-    return out, joins
-
-
 class _Trainer:
     """The mutable state of one training run. Used only through `train_bpe`.
+
+    Subtle: a sequence is stored as a `str` whose characters are symbol ids (`chr(id)`), and a
+    pair as the two-character string of its ids. Then "merge every occurrence, left to right"
+    is exactly `str.replace`, "does this sequence hold the pair" is `in`, and both run in C.
 
     `pair_words[p]` may still list sequences that lost `p` (they are dropped when met):
     keeping it exact would cost a set difference per rewritten sequence.
@@ -130,15 +118,17 @@ class _Trainer:
         self.tie_break = tie_break
         self.content: list[Symbol] = [*special_tokens, *corpus.alphabet]  # type: ignore[list-item]
         self.id_of: dict[Symbol, int] = {s: i for i, s in enumerate(self.content)}
-        self.words = [[self.id_of[s] for s in seq] for seq in corpus.sequences]
+        to_char = {s: chr(i) for s, i in self.id_of.items()}
+        self.words = ["".join(map(to_char.__getitem__, seq)) for seq in corpus.sequences]
         self.freqs = list(corpus.counts)
-        self.pair_counts: dict[IdPair, int] = {}
-        self.pair_words: dict[IdPair, set[int]] = {}
-        self.first_word: dict[IdPair, int] = {}  # lower bound on the first sequence holding it
-        self.dirty: set[IdPair] = set()  # pairs whose first_word may be too low
+        self.pair_counts: dict[Pair, int] = {}
+        self.pair_words: dict[Pair, set[int]] = {}
+        self.first_word: dict[Pair, int] = {}  # lower bound on the first sequence holding it
+        self.dirty: set[Pair] = set()  # pairs whose first_word may be too low
         counts, where = self.pair_counts, self.pair_words
         for w, (word, f) in enumerate(zip(self.words, self.freqs)):
-            for pair in zip(word, word[1:]):
+            for i in range(len(word) - 1):
+                pair = word[i : i + 2]
                 if pair in counts:
                     counts[pair] += f
                     where[pair].add(w)
@@ -149,21 +139,20 @@ class _Trainer:
         self.heap = [self._key(p, c) for p, c in counts.items()]
         heapq.heapify(self.heap)
 
-    def _key(self, pair: IdPair, count: int) -> tuple:
+    def symbols(self, pair: Pair) -> tuple[Symbol, Symbol]:
+        return self.content[ord(pair[0])], self.content[ord(pair[1])]
+
+    def _key(self, pair: Pair, count: int) -> tuple:
         if self.tie_break == "first":
             return (-count, self.first_word[pair], pair)
-        return (-count, self.content[pair[0]], self.content[pair[1]], pair)
+        return (-count, *self.symbols(pair), pair)
 
-    def _holds(self, w: int, pair: IdPair) -> bool:
-        word = self.words[w]
-        return pair in zip(word, word[1:])
-
-    def _true_first_word(self, pair: IdPair) -> int:
+    def _true_first_word(self, pair: Pair) -> int:
         if pair in self.dirty:
             self.dirty.discard(pair)
             where = self.pair_words[pair]
             for w in sorted(where):
-                if self._holds(w, pair):
+                if pair in self.words[w]:
                     self.first_word[pair] = w
                     break
                 where.discard(w)
@@ -175,7 +164,7 @@ class _Trainer:
             return False
         return self.tie_break == "lexical" or entry[1] == self._true_first_word(pair)
 
-    def best_pair(self) -> IdPair | None:
+    def best_pair(self) -> Pair | None:
         """Pop the pair the textbook loop would pick; None when no pair is left."""
         heap = self.heap
         while heap:
@@ -194,7 +183,7 @@ class _Trainer:
             return top[-1]
         return self._first_among_ties(top)
 
-    def _first_among_ties(self, top: tuple) -> IdPair:
+    def _first_among_ties(self, top: tuple) -> Pair:
         """Among pairs with the same count first met in the same sequence, the leftmost."""
         prefix = top[:2]
         group = [top[-1]]
@@ -210,87 +199,96 @@ class _Trainer:
         if len(group) == 1:
             return group[0]
         word = self.words[prefix[1]]
-        position: dict[IdPair, int] = {}
-        for i, pair in enumerate(zip(word, word[1:])):
-            position.setdefault(pair, i)
-        group.sort(key=position.__getitem__)
+        group.sort(key=word.find)  # where each is first met in that sequence
         for loser in group[1:]:
             heapq.heappush(self.heap, (*prefix, loser))
         return group[0]
 
-    def merge(self, pair: IdPair, step: int, history: list | None) -> tuple[int, int]:
+    def merge(self, pair: Pair, step: int, history: list | None) -> tuple[int, int]:
         """Join `pair` everywhere; returns (new id, count the pair had)."""
-        a, b = pair
         count = self.pair_counts[pair]
-        joined = self.content[a] + self.content[b]  # type: ignore[operator]
+        joined = self.content[ord(pair[0])] + self.content[ord(pair[1])]  # type: ignore[operator]
         new = self.id_of.get(joined)
         if new is None:  # the same string can be made twice (ab+c, a+bc): it keeps one id
             new = len(self.content)
             self.content.append(joined)
             self.id_of[joined] = new
-        delta: dict[IdPair, int] = {}
-        made: list[tuple[IdPair, int]] = []  # (pair, sequence) for every pair a join created
-        first_word, dirty = self.first_word, self.dirty
+        symbol = chr(new)
+        delta: dict[Pair, int] = {}
+        made: list[tuple[Pair, int]] = []  # (pair, sequence) for every pair a join created
         for w in self.pair_words.pop(pair):
-            old = self.words[w]
-            merged, joins = _merge_ids(old, a, b, new)
+            word = self.words[w]
+            joins = word.count(pair)  # non-overlapping, left to right: the textbook's merge
             if not joins:
                 continue  # a stale entry: this sequence lost the pair earlier
-            self.words[w] = merged
             f = self.freqs[w]
-            if len(joins) == 1:
-                self._one_join(old, joins[0], pair, new, w, f, delta, made)
+            if joins == 1:
+                i = word.find(pair)
+                merged = word[:i] + symbol + word[i + 2 :]
+                self._one_join(word, i, pair, symbol, w, f, delta, made)
             else:
-                self._many_joins(old, merged, joins, w, f, delta, made)
+                merged = word.replace(pair, symbol)
+                self._many_joins(word, merged, pair, w, f, delta, made)
+            self.words[w] = merged
             if history is not None:
                 history[w].append((step, merged))
         self._apply(delta, made)
-        first_word.pop(pair, None)
-        dirty.discard(pair)
+        self.first_word.pop(pair, None)
+        self.dirty.discard(pair)
         return new, count
 
-    def _one_join(self, old: list[int], i: int, pair: IdPair, new: int, w: int, f: int,
-                  delta: dict[IdPair, int], made: list[tuple[IdPair, int]]) -> None:
-        """The common case, spelled out: (x, a, b, y) becomes (x, new, y)."""
-        a, b = pair
-        delta[pair] = delta.get(pair, 0) - f
+    def _one_join(self, old: str, i: int, pair: Pair, symbol: str, w: int, f: int,
+                  delta: dict[Pair, int], made: list[tuple[Pair, int]]) -> None:
+        """The common case, spelled out (and inlined: it runs for most rewritten sequences):
+        x a b y becomes x new y, so (x a), (a b), (b y) lose f and (x new), (new y) gain f."""
+        get, first_word = delta.get, self.first_word
+        delta[pair] = get(pair, 0) - f
         if i > 0:
             x = old[i - 1]
-            self._lose((x, a), w, f, delta)
-            p = (x, new)
-            delta[p] = delta.get(p, 0) + f
+            lost = x + pair[0]
+            delta[lost] = get(lost, 0) - f
+            if first_word.get(lost) == w:
+                self.dirty.add(lost)  # w may have held its last copy: check before trusting it
+            p = x + symbol
+            delta[p] = get(p, 0) + f
             made.append((p, w))
         if i + 2 < len(old):
             y = old[i + 2]
-            self._lose((b, y), w, f, delta)
-            p = (new, y)
-            delta[p] = delta.get(p, 0) + f
+            lost = pair[1] + y
+            delta[lost] = get(lost, 0) - f
+            if first_word.get(lost) == w:
+                self.dirty.add(lost)
+            p = symbol + y
+            delta[p] = get(p, 0) + f
             made.append((p, w))
 
-    def _many_joins(self, old: list[int], merged: list[int], joins: list[int], w: int, f: int,
-                    delta: dict[IdPair, int], made: list[tuple[IdPair, int]]) -> None:
+    def _many_joins(self, old: str, merged: str, pair: Pair, w: int, f: int,
+                    delta: dict[Pair, int], made: list[tuple[Pair, int]]) -> None:
         """Only pairs touching a join change; the rest of the sequence is as it was."""
         gone: set[int] = set()
-        for k, q in enumerate(joins):
-            i = q + k  # where this join's `a` stood in the old sequence
+        fresh: set[int] = set()
+        i, k = old.find(pair), 0
+        while i >= 0:
             gone.update((i - 1, i, i + 1))
+            fresh.update((i - k - 1, i - k))  # the k-th join lands k places further left
+            i, k = old.find(pair, i + 2), k + 1
         for i in gone:
             if 0 <= i < len(old) - 1:
-                self._lose((old[i], old[i + 1]), w, f, delta)
-        for i in {j for q in joins for j in (q - 1, q)}:
+                self._lose(old[i : i + 2], w, f, delta)
+        for i in fresh:
             if 0 <= i < len(merged) - 1:
-                p = (merged[i], merged[i + 1])
+                p = merged[i : i + 2]
                 delta[p] = delta.get(p, 0) + f
                 made.append((p, w))
 
-    def _lose(self, p: IdPair, w: int, f: int, delta: dict[IdPair, int]) -> None:
+    def _lose(self, p: Pair, w: int, f: int, delta: dict[Pair, int]) -> None:
         delta[p] = delta.get(p, 0) - f
         if self.first_word.get(p) == w:
             self.dirty.add(p)  # w may have held its last copy: check before trusting it
 
-    def _apply(self, delta: dict[IdPair, int], made: list[tuple[IdPair, int]]) -> None:
+    def _apply(self, delta: dict[Pair, int], made: list[tuple[Pair, int]]) -> None:
         counts, where, first_word = self.pair_counts, self.pair_words, self.first_word
-        push: set[IdPair] = set()
+        push: set[Pair] = set()
         for p, w in made:
             if p in where:
                 where[p].add(w)
@@ -325,20 +323,17 @@ class _Trainer:
         counts = self.pair_counts
         if not counts:
             return (), 0
-        seen: dict[IdPair, int] = {}  # scan order, exactly as the textbook fills its dict
+        seen: dict[Pair, int] = {}  # scan order, exactly as the textbook fills its dict
         for word in self.words:
-            for pair in zip(word, word[1:]):
-                if pair not in seen:
-                    seen[pair] = len(seen)
+            for i in range(len(word) - 1):
+                seen.setdefault(word[i : i + 2], len(seen))
         if self.tie_break == "first":
             order = sorted(counts, key=lambda p: (-counts[p], seen[p]))
         else:
-            order = sorted(counts, key=lambda p: (-counts[p], self.content[p[0]], self.content[p[1]]))
+            order = sorted(counts, key=lambda p: (-counts[p], *self.symbols(p)))
         top = counts[order[0]]
         ties = sum(1 for c in counts.values() if c == top)
-        chosen = tuple(
-            Candidate((self.content[a], self.content[b]), counts[(a, b)]) for a, b in order[:top_k]
-        )
+        chosen = tuple(Candidate(self.symbols(p), counts[p]) for p in order[:top_k])
         return chosen, ties
 
 
@@ -374,7 +369,7 @@ def train_bpe(
             )
             break
         new_id, count = trainer.merge(pair, rank, history)
-        symbols = (trainer.content[pair[0]], trainer.content[pair[1]])
+        symbols = trainer.symbols(pair)
         steps.append(
             MergeStep(rank, symbols, trainer.content[new_id], new_id, count,
                       len(trainer.content), candidates, ties)
@@ -384,7 +379,7 @@ def train_bpe(
     frozen_history = None
     if history is not None:
         frozen_history = tuple(
-            tuple((step, tuple(trainer.content[i] for i in ids)) for step, ids in changes)
+            tuple((step, tuple(trainer.content[ord(c)] for c in ids)) for step, ids in changes)
             for changes in history
         )
     return BPETraining(

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Callable, Mapping, Sequence
 
 from .interface import AllowedSpecial, DisallowedSpecial, resolve_special, split_on_special
-from .merge import merge_spans, merge_traced
+from .merge import byte_pair_boundaries, merge_spans, merge_traced
 from .pretokenize import GPT2_PATTERN, Piece, compile_pattern
 from .tokens import Token, tokens_from_bytes
 from .trace import EncodeStep
@@ -107,12 +107,15 @@ class ByteLevelBPE:
 
     def encode_chunk(self, chunk: bytes) -> list[int]:
         """Ids of one pre-tokenized chunk's bytes (no cache)."""
+        encoder = self.encoder
         if self._whole_chunk_shortcut:
-            whole = self.encoder.get(chunk)
+            whole = encoder.get(chunk)
             if whole is not None:
                 return [whole]
+            bounds = byte_pair_boundaries(chunk, encoder)  # the tiktoken rule's fast path
+            if bounds is not None:
+                return [encoder[chunk[a:b]] for a, b in zip(bounds, bounds[1:])]
         parts = [chunk[i : i + 1] for i in range(len(chunk))]
-        encoder = self.encoder
         return [encoder[chunk[a:b]] for a, b in merge_spans(parts, self._rank_of)]
 
     def _encode_plain(self, text: str) -> list[int]:

@@ -6,10 +6,12 @@ rank. This is tiktoken's rule (`_byte_pair_merge`); for merges learned by traini
 made from a new token always ranks after that token, it gives the same parts as applying the
 merges one by one in rank order, each to every occurrence left to right (the textbook encode).
 
-Three versions of the same rule:
+Versions of the same rule:
 - `merge_traced`: the obviously-right loop, one record per join, for replays and as the oracle;
 - `merge_spans` on short pieces: a list of pair ranks updated around each join;
-- `merge_spans` on long pieces: a heap over a linked list, so a 20,000-digit run stays fast.
+- `merge_spans` on long pieces: a heap over a linked list, so a 20,000-digit run stays fast;
+- `byte_pair_boundaries`: tiktoken's case (rank of the joined bytes) on short pieces, with the
+  parts kept as boundaries into the bytes, so a join costs a slice and a lookup, no calls.
 
 Leaves out: pre-tokenization, vocabularies and ids (bpe_model.py and bytelevel.py).
 """
@@ -116,3 +118,28 @@ def _merge_long(parts: Sequence[S], rank_of: RankOf) -> list[tuple[int, int]]:
         spans.append((start, nxt[start]))
         start = nxt[start]
     return spans
+
+
+def byte_pair_boundaries(piece: bytes, ranks: dict[bytes, int]) -> list[int] | None:
+    """Boundaries of the final parts of a short piece under tiktoken's rule; None if too long.
+
+    `ranks[joined bytes]` is the rank; the parts are piece[b[k]:b[k+1]] for the returned b.
+    """
+    n = len(piece)
+    if n > _SHORT:
+        return None
+    get = ranks.get
+    bounds = list(range(n + 1))
+    pair_ranks = [get(piece[i : i + 2], _NO_RANK) for i in range(n - 1)]
+    while pair_ranks:
+        best = min(pair_ranks)
+        if best == _NO_RANK:
+            break
+        i = pair_ranks.index(best)  # the leftmost of the lowest
+        del bounds[i + 1]
+        del pair_ranks[i]
+        if i < len(pair_ranks):
+            pair_ranks[i] = get(piece[bounds[i] : bounds[i + 2]], _NO_RANK)
+        if i > 0:
+            pair_ranks[i - 1] = get(piece[bounds[i - 1] : bounds[i + 1]], _NO_RANK)
+    return bounds

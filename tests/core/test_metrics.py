@@ -1,0 +1,107 @@
+"""Metrics with hand-checked values, and boundary disagreements between tokenizers."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from tokenizer_core import corpus_from_counts, train_bpe
+from tokenizer_core.boundaries import byte_spans, disagreements
+from tokenizer_core.bpe_model import CharLevelBPE
+from tokenizer_core.metrics import normalized_entropy, round_trip, text_stats, unk_rate, usage_entropy
+from tokenizer_core.modelfile import bpe_model
+from tokenizer_core.registry import core_tokenizer, load_tokenizer
+
+from .classroom import LOW_NEWEST
+
+
+@pytest.fixture(scope="module")
+def gpt2():
+    return core_tokenizer("gpt2")
+
+
+def test_text_stats_by_hand(gpt2):
+    text = "the cat sat on the mat"  # 22 characters, 22 bytes, 6 words, 6 GPT-2 tokens
+    stats = text_stats(text, gpt2.encode(text))
+    assert (stats.tokens, stats.characters, stats.utf8_bytes, stats.words) == (6, 22, 22, 6)
+    assert stats.chars_per_token == pytest.approx(22 / 6)
+    assert stats.words_per_token == 1.0 and stats.tokens_per_word == 1.0
+    assert stats.context_share(1024) == pytest.approx(6 / 1024)
+
+
+def test_chinese_costs_more_bytes_than_characters(gpt2):
+    text = "你好，世界🙂"  # 6 characters: 5 of 3 bytes and one emoji of 4 bytes
+    stats = text_stats(text, gpt2.encode(text))
+    assert (stats.characters, stats.utf8_bytes, stats.tokens) == (6, 19, 13)
+
+
+def test_empty_text_has_no_ratios(gpt2):
+    stats = text_stats("", [])
+    assert stats.tokens == 0 and stats.chars_per_token is None and stats.tokens_per_word is None
+    with pytest.raises(ValueError, match="at least one token"):
+        stats.context_share(0)
+
+
+def test_round_trip_byte_level_exact(gpt2):
+    text = "tabs\tand  spaces\n你好"
+    assert round_trip(gpt2, text, gpt2.encode(text)).ok
+
+
+def test_round_trip_word_level_names_what_is_lost():
+    model = bpe_model(train_bpe(corpus_from_counts(LOW_NEWEST), 8))
+    text = "lowest   newer\nlow"
+    result = round_trip(model, text, model.encode(text))
+    assert not result.ok and result.decoded == "lowest newer low"
+    assert "whitespace layout" in result.lost
+
+
+def test_round_trip_unknown_token_says_where():
+    model = CharLevelBPE("word", [], ["</w>", "a", "b"], unk_token="<unk>")
+    result = round_trip(model, "ab abc", model.encode("ab abc"))
+    assert not result.ok and "character 5" in result.lost
+
+
+def test_entropy_by_hand():
+    assert usage_entropy([1, 1, 2, 2]) == pytest.approx(1.0)  # two tokens used evenly: 1 bit
+    assert usage_entropy([7, 7, 7]) == 0.0
+    assert usage_entropy([1, 2, 3, 4]) == pytest.approx(2.0)
+    assert normalized_entropy([1, 2, 3, 4], 16) == pytest.approx(0.5)  # 2 bits of log2(16) = 4
+    assert usage_entropy([]) == 0.0
+
+
+def test_unk_rate_by_hand():
+    model = CharLevelBPE("word", [], ["</w>", "a"], unk_token="<unk>")
+    tokens = model.encode("a x")  # a, </w>, <unk>, </w>
+    assert unk_rate(tokens, frozenset({model.id_of["<unk>"]})) == pytest.approx(1 / 4)
+
+
+def test_byte_spans_inside_a_character(gpt2):
+    text = "你好"
+    assert byte_spans(text, gpt2.encode(text)) == [(0, 2), (2, 3), (3, 5), (5, 6)]
+
+
+def test_disagreements_between_gpt2_and_cl100k():
+    text = "  indentation\n    matters 12345"
+    a = load_tokenizer("gpt2").encode(text)
+    b = load_tokenizer("cl100k_base").encode(text)
+    marked = disagreements(text, a, b)
+    spans_a, spans_b = byte_spans(text, a), byte_spans(text, b)
+    shared_a = {s for s in spans_a if s[0] in {x for sp in spans_b for x in sp} and s[1] in {x for sp in spans_b for x in sp}}
+    assert {spans_a[i] for i in marked} == set(spans_a) - shared_a
+    assert marked  # GPT-2 groups digits in one run, cl100k in threes: they must disagree
+    assert disagreements(text, a, a) == frozenset()
+
+
+def test_word_level_and_byte_level_compare_on_one_scale(gpt2):
+    model = bpe_model(train_bpe(corpus_from_counts(LOW_NEWEST), 8))
+    text = "lowest newer"
+    word_tokens = model.encode(text)
+    assert byte_spans(text, word_tokens)[:2] == [(0, 3), (3, 6)]
+    # GPT-2: 'low' 'est' ' newer'. Word level: 'low' 'est</w>' 'new' 'e' 'r' '</w>'.
+    assert [t.piece for t in gpt2.encode(text)] == ["low", "est", " newer"]
+    assert disagreements(text, word_tokens, gpt2.encode(text)) == {2, 3, 4}  # new, e, r
+    # ' newer' runs from the end of 'est' (byte 6) to the end of the text: both are word-level
+    # boundaries, so GPT-2's side shows no disagreement while the word level's 'new e r' does.
+    assert disagreements(text, gpt2.encode(text), word_tokens) == frozenset()
+    assert model.encode(text)[1].piece == "est</w>"
