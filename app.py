@@ -2,6 +2,13 @@
 
 import streamlit as st
 
-st.set_page_config(page_title="Tokenization Explorer", page_icon="🔤", layout="wide")
-st.title("Tokenization Explorer")
-st.write("The tokenizer core is being built; the pages follow.")
+from ui.shell import sidebar
+
+st.set_page_config(page_title="Tokenization Explorer", page_icon="✂️", layout="wide")
+
+pages = [
+    st.Page("pages/playground.py", title="Playground", icon="✂️", default=True),
+]
+navigation = st.navigation(pages)
+sidebar()
+navigation.run()

@@ -112,7 +112,10 @@ class CharLevelBPE:
             start, end = piece.start + min(a, n_chars), piece.start + min(b, n_chars)
             token = "".join(symbols[a:b])
             covered = piece.text[start - piece.start : end - piece.start]
-            tokens.append(Token(self.id_of[token], covered.encode("utf-8"), start, end, piece=token))
+            unknown = token == self.unk_token
+            tokens.append(
+                Token(self.id_of[token], covered.encode("utf-8"), start, end, piece=token, unknown=unknown)
+            )
         return tokens
 
     def encode(

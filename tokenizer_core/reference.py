@@ -373,7 +373,8 @@ class HFTokenizer:
             data, piece = self._bytes_and_piece(token_id, token, text, (s, e), cursor)
             partial = _shares_character(spans, n) or (piece is None and bool(data))
             special = self._is_special_match(token_id, text[s:e])
-            tokens.append(Token(token_id, data, s, e, partial, piece, special))
+            unknown = token_id == self._unk_id and not special
+            tokens.append(Token(token_id, data, s, e, partial, piece, special, unknown))
             cursor = max(cursor, e)
         return tokens
 

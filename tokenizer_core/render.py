@@ -8,7 +8,8 @@ What a span carries: a colour class that never repeats between neighbours (`c0`.
 position, so no reruns reshuffle it), a border and an alternating underline so boundaries show
 without colour (colour-blind viewers, black-and-white projectors), `partial` for tokens that
 split a character (shown as `<E4 BD>`, never U+FFFD), `special` for special tokens, `diff` for
-tokens whose boundaries another tokenizer does not share, and data attributes with the token's
+tokens whose boundaries another tokenizer does not share, `unk` for the unknown token (shown as
+the model's `[UNK]`, the lost text in the hover), and data attributes with the token's
 index and character span for hover linking.
 
 Leaves out: choosing which tokens to render (callers bound the count) and the page layout.
@@ -39,6 +40,8 @@ TOKEN_CSS = """
 .tokview .special { background: #222 !important; color: #fff; font-weight: 600; }
 .tokview .diff { outline: 2px solid #d10000; outline-offset: 1px; }
 .tokview .gap { color: #777; }
+.tokview .unk { background: repeating-linear-gradient(45deg, #ddd, #ddd 4px, #fff 4px, #fff 8px) !important;
+  color: #8a0000; font-weight: 600; }
 .tokview .marker { color: #555; font-size: .75em; }
 .tokview .tok:hover, .tokview .tok.linked { outline: 3px solid #0047b3; outline-offset: 1px; }
 .tokview.big { --tok-font: 1.6rem; }
@@ -65,6 +68,8 @@ def token_label(token: Token, view: View, visible_whitespace: bool) -> str:
         return str(token.id)
     if view == "bytes":
         return " ".join(f"{b:02X}" for b in token.bytes) or "∅"
+    if token.unknown and token.piece:  # show what the model sees, not the text it lost
+        return token.piece
     if not token.bytes and token.piece:  # zero-width, e.g. a lone </w> at the end of a word
         return token.piece
     return token.display(visible_whitespace)
@@ -75,6 +80,7 @@ def token_title(token: Token) -> str:
     hex_bytes = " ".join(f"{b:02X}" for b in token.bytes) or "none"
     piece = repr(token.piece) if token.piece is not None else "not whole UTF-8 characters"
     kind = " · special token" if token.special else ""
+    kind += f" · unknown: stands in for {token.bytes.decode('utf-8', 'replace')!r}" if token.unknown else ""
     kind += " · splits a character" if token.partial else ""
     return f"id {token.id} · bytes {hex_bytes} · {piece}{kind}"
 
@@ -116,6 +122,8 @@ def _span(i: int, token: Token, options: RenderOptions, disagrees: bool) -> str:
         classes.append("partial")
     if token.special:
         classes.append("special")
+    if token.unknown:
+        classes.append("unk")
     if disagrees:
         classes.append("diff")
     if not token.bytes and token.piece:

@@ -30,6 +30,8 @@ class Token:
     piece:   the token's own string as the model holds it (`est</w>`, `##ing`, ` cat`), or None
              when its bytes are not whole UTF-8 characters.
     special: True for special tokens such as `<|endoftext|>`.
+    unknown: True for the unknown token (`[UNK]`, `<unk>`) standing in for text the model
+             cannot spell; `bytes` are then the text it stands in for.
     """
 
     id: int
@@ -39,6 +41,7 @@ class Token:
     partial: bool = False
     piece: str | None = None
     special: bool = False
+    unknown: bool = False
 
     def display(self, visible_whitespace: bool = False) -> str:
         """The token's bytes as text, partial UTF-8 as `<E4 BD>`, never U+FFFD."""

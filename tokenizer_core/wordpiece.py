@@ -299,7 +299,7 @@ class WordPieceTokenizer:
             match = self._match(word.text)
             if match is None:  # the whole word is one [UNK]
                 tokens.append(Token(self.unk_id, word.text.encode("utf-8"), start,
-                                    start + len(word.text), piece=self.unk_token))
+                                    start + len(word.text), piece=self.unk_token, unknown=True))
                 continue
             for token_id, a, b in match:
                 tokens.append(Token(token_id, word.text[a:b].encode("utf-8"), start + a,

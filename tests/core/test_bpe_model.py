@@ -75,6 +75,7 @@ def test_unknown_character_maps_to_unk_when_the_model_has_one():
     tokens = model.encode("lowq")
     assert [t.piece for t in tokens] == ["low", "<unk>", "</w>"]
     assert tokens[1].bytes == b"q" and model.vocab[tokens[1].id] == "<unk>"
+    assert [t.unknown for t in tokens] == [False, True, False]
     assert model.special_tokens == {"<unk>": 0}
 
 

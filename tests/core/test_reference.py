@@ -240,7 +240,7 @@ def test_hf_unknown_token_covers_its_text_and_is_not_special(hf_models):
         tokens = hf_models[kind].encode("cat 好")
         unknown = tokens[-1]
         assert unknown.piece == "[UNK]" and unknown.bytes == "好".encode()
-        assert (unknown.start, unknown.end) == (4, 5) and not unknown.special
+        assert (unknown.start, unknown.end) == (4, 5) and not unknown.special and unknown.unknown
 
 
 def test_hf_byte_level_splits_chinese_honestly(hf_models):

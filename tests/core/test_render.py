@@ -119,3 +119,15 @@ def test_any_text_renders_to_allowed_structure_only(gpt2, text):
     tokens = gpt2.encode(text, disallowed_special=())
     for tag, attrs in parse(render_tokens(text, tokens)).tags:
         assert tag in ALLOWED and set(attrs) <= ALLOWED[tag]
+
+
+def test_unknown_tokens_show_what_the_model_sees_and_the_lost_text_on_hover():
+    from tokenizer_core import WordPieceTokenizer
+
+    model = WordPieceTokenizer.from_vocab(["[UNK]", "un", "##believ", "##able"])
+    tokens = model.encode("unbelievable 你好")
+    assert [t.piece for t in tokens] == ["un", "##believ", "##able", "[UNK]"]
+    assert [t.unknown for t in tokens] == [False, False, False, True]
+    spans = parse(render_tokens("unbelievable 你好", tokens)).spans
+    assert "unk" in spans[-1]["class"] and "stands in for '你好'" in spans[-1]["title"]
+    assert parse(render_tokens("unbelievable 你好", tokens)).text[-1] == "[UNK]"

@@ -1,0 +1,92 @@
+"""Playground: paste text, see several tokenizers cut it side by side."""
+
+import streamlit as st
+
+from tokenizer_core import RenderOptions
+from tokenizer_core.boundaries import disagreements
+from tokenizer_core.samples import sample_text
+from ui import catalog, url_state
+from ui.limits import MAX_PANELS, MAX_TABLE_ROWS
+from ui.shell import presentation_mode
+from ui.tables import stats_frame, token_frame
+from ui.text_source import text_source_ui
+from ui.token_view import PanelData, token_panel
+
+url_state.restore("pg", sample_text("mixed_default"))
+st.title("Playground")
+st.caption("Paste text and see how different tokenizers cut it. Hover a token for its id and bytes.")
+
+text = text_source_ui("pg")
+with st.expander("Add your own tokenizer.json (Hugging Face format)"):
+    st.file_uploader("tokenizer.json", type=["json"], key="pg_hf_upload",
+                     on_change=catalog.upload_callback, args=("pg",))
+    catalog.show_upload_message("pg")
+names = st.multiselect(
+    "Tokenizers", catalog.choices(), key="pg_tokenizers", format_func=catalog.label,
+    max_selections=MAX_PANELS, help="Pick several to compare them side by side.",
+)
+
+left, middle, right = st.columns([2, 2, 3])
+view = left.segmented_control("Show", url_state.VIEWS, key="pg_view", default="text") or "text"
+visible_ws = middle.toggle("Visible whitespace (· → ↵)", key="pg_ws")
+allow_special = middle.toggle("Encode special tokens", key="pg_special",
+                              help="Off: text like <|endoftext|> is read as ordinary text.")
+window = right.selectbox("Context window", url_state.WINDOWS, key="pg_window", index=0,
+                         format_func=lambda n: f"{n:,} tokens")
+fits = url_state.save(text, names, view, visible_ws, allow_special, window)
+
+if not text:
+    st.info("Type or paste some text above, or pick a classic quirk.", icon="✍️")
+    st.stop()
+if not names:
+    st.info("Pick at least one tokenizer.", icon="👆")
+    st.stop()
+
+specials = catalog.special_strings_in(text, names)
+if specials and not allow_special:
+    st.caption(f"The text contains {', '.join(specials)}: read here as ordinary text, "
+               "not as a special token. Turn on *Encode special tokens* to see the difference.")
+
+panels: dict[str, PanelData] = {}
+for name in names:
+    try:
+        tokens = catalog.tokenize(name, text, "allow" if allow_special else "plain")
+        panels[name] = PanelData(name, catalog.label(name), tokens)
+    except ValueError as error:
+        panels[name] = PanelData(name, catalog.label(name), [], error=str(error))
+
+usable = [n for n in names if panels[n].error is None]
+if len(usable) >= 2 and st.toggle("Mark where two tokenizers disagree", key="pg_diff"):
+    a_col, b_col = st.columns(2)
+    first = a_col.selectbox("Tokenizer A", usable, key="pg_diff_a", format_func=catalog.label)
+    second = b_col.selectbox("Tokenizer B", usable, index=1, key="pg_diff_b", format_func=catalog.label)
+    if first != second:
+        a, b = panels[first], panels[second]
+        panels[first] = PanelData(first, a.label, a.tokens, disagreements(text, a.tokens, b.tokens))
+        panels[second] = PanelData(second, b.label, b.tokens, disagreements(text, b.tokens, a.tokens))
+        st.caption("Outlined in red: tokens whose start or end is not a boundary of the other tokenizer.")
+
+options = RenderOptions(view=view, visible_whitespace=visible_ws,
+                        big=presentation_mode(), contrast=presentation_mode())
+per_row = 1 if presentation_mode() else min(3, len(names))
+for row_start in range(0, len(names), per_row):
+    columns = st.columns(per_row)
+    for column, name in zip(columns, names[row_start : row_start + per_row]):
+        with column.container(border=True):
+            token_panel(text, panels[name], options, catalog.DESCRIPTIONS.get(name, ""))
+
+st.subheader("Numbers")
+rows = [(panels[n].label, catalog.get(n), panels[n].tokens) for n in usable]
+st.dataframe(stats_frame(text, rows, window), hide_index=True, width="stretch")
+
+st.subheader("Tokens")
+chosen = st.selectbox("Table for", usable, key="pg_table", format_func=catalog.label)
+if chosen:
+    frame = token_frame(panels[chosen].tokens)
+    st.dataframe(frame.head(MAX_TABLE_ROWS), hide_index=True, width="stretch", height=320)
+    if len(frame) > MAX_TABLE_ROWS:
+        st.caption(f"The table shows {MAX_TABLE_ROWS:,} of {len(frame):,} rows; the CSV has all.")
+    st.download_button("Download CSV", frame.to_csv(index=False).encode("utf-8"),
+                       file_name="tokens.csv", mime="text/csv")
+if not fits:
+    st.caption("This text is too long to keep in the link: the link keeps your choices only.")

@@ -1,0 +1,138 @@
+"""The Playground page, driven by AppTest: counts equal tiktoken's, bad input is refused kindly,
+and the URL reopens the same view."""
+
+from __future__ import annotations
+
+import pytest
+
+from tokenizer_core.registry import load_tokenizer
+from tokenizer_core.samples import playground_presets, sample_text
+
+from .conftest import open_page
+
+PAGE = "pages/playground.py"
+
+
+def metric_values(app) -> list[str]:
+    return [m.value for m in app.metric]
+
+
+def test_default_view_shows_gpt2_count_of_the_default_text(app):
+    open_page(app, PAGE)
+    text = sample_text("mixed_default")
+    expected = len(load_tokenizer("gpt2").encoding.encode_ordinary(text))
+    assert app.text_area(key="pg_text").value == text
+    assert metric_values(app) == [f"{expected:,}"]
+
+
+def test_several_tokenizers_side_by_side_match_tiktoken(app):
+    open_page(app, PAGE)
+    app.text_area(key="pg_text").set_value("the cat sat on the mat 1234567 你好").run()
+    app.multiselect(key="pg_tokenizers").set_value(["gpt2", "cl100k_base", "o200k_base", "core:gpt2"]).run()
+    text = "the cat sat on the mat 1234567 你好"
+    expected = [len(load_tokenizer(n).encoding.encode_ordinary(text)) for n in ("gpt2", "cl100k_base", "o200k_base")]
+    assert metric_values(app) == [str(n) for n in expected] + [str(expected[0])]
+    stats = app.dataframe[0].value
+    assert list(stats["tokens"]) == expected + [expected[0]]
+    assert set(stats["round trip"]) == {"OK"}
+
+
+def test_presets_replace_the_text_and_explain_the_quirk(app):
+    open_page(app, PAGE)
+    preset = next(p for p in playground_presets() if "1.11" in p.text)
+    app.pills(key="pg_preset").set_value(preset.label).run()
+    assert app.text_area(key="pg_text").value == preset.text
+    assert any(preset.what_to_notice in i.value for i in app.info)
+
+
+def test_utf8_upload_replaces_the_text(app):
+    open_page(app, PAGE)
+    app.file_uploader(key="pg_upload").set_value(("notes.txt", "héllo 你好".encode(), "text/plain")).run()
+    assert app.text_area(key="pg_text").value == "héllo 你好"
+    assert not app.error
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"caf\xe9 latin-1", "not UTF-8 text (byte 0xE9 at offset 3)"),
+        (b"x" * 100_001, "tokenizes up to 100,000"),
+    ],
+)
+def test_bad_upload_keeps_the_text_and_says_why(app, content, message):
+    open_page(app, PAGE)
+    app.text_area(key="pg_text").set_value("my careful notes").run()
+    app.file_uploader(key="pg_upload").set_value(("bad.txt", content, "text/plain")).run()
+    assert app.text_area(key="pg_text").value == "my careful notes"
+    assert any(message in e.value for e in app.error)
+
+
+def test_uploaded_tokenizer_json_joins_the_comparison(app, tmp_path):
+    from tokenizer_core import train_hf
+
+    model = train_hf("wordpiece", ["the cat sat on the mat", "the dog sat on the log"], 60)
+    path = tmp_path / "tokenizer.json"
+    model.tokenizer.save(str(path))
+    open_page(app, PAGE)
+    app.file_uploader(key="pg_hf_upload").set_value(("tokenizer.json", path.read_bytes(), "application/json")).run()
+    assert any("Added tokenizer.json" in s.value for s in app.success)
+    chosen = app.multiselect(key="pg_tokenizers").value
+    assert chosen[0] == "gpt2" and chosen[1].startswith("hf:")  # selected on upload
+    assert len(app.metric) == 2 and not app.exception
+    text = app.text_area(key="pg_text").value
+    assert app.metric[1].value == str(len(model.encode(text, disallowed_special=())))
+
+
+def test_a_file_that_is_not_a_tokenizer_is_refused(app):
+    open_page(app, PAGE)
+    app.file_uploader(key="pg_hf_upload").set_value(("tokenizer.json", b'{"hello": 1}', "application/json")).run()
+    assert app.error and not app.exception
+
+
+def test_special_token_text_is_plain_by_default_and_special_on_request(app):
+    open_page(app, PAGE)
+    app.text_area(key="pg_text").set_value("hello<|endoftext|>world").run()
+    plain = len(load_tokenizer("gpt2").encoding.encode_ordinary("hello<|endoftext|>world"))
+    assert metric_values(app) == [str(plain)]
+    assert any("<|endoftext|>" in c.value and "ordinary text" in c.value for c in app.caption)
+    app.toggle(key="pg_special").set_value(True).run()
+    assert metric_values(app) == ["3"]  # hello, <|endoftext|>, world
+
+
+def test_empty_text_asks_for_text(app):
+    open_page(app, PAGE)
+    app.text_area(key="pg_text").set_value("").run()
+    assert not app.exception
+    assert any("Type or paste" in i.value for i in app.info)
+    assert not app.metric
+
+
+def test_link_reopens_the_same_view(app):
+    open_page(app, PAGE, {"text": "hello world", "tok": "cl100k_base,o200k_base", "view": "ids", "ws": "1"})
+    assert app.text_area(key="pg_text").value == "hello world"
+    assert app.multiselect(key="pg_tokenizers").value == ["cl100k_base", "o200k_base"]
+    assert app.toggle(key="pg_ws").value is True
+    assert app.query_params["tok"] == ["cl100k_base,o200k_base"] or app.query_params["tok"] == "cl100k_base,o200k_base"
+
+
+def test_unknown_names_in_the_link_are_dropped(app):
+    open_page(app, PAGE, {"tok": "gpt5,<script>,gpt2"})
+    assert app.multiselect(key="pg_tokenizers").value == ["gpt2"]
+
+
+def test_disagreements_are_marked_between_two_tokenizers(app):
+    open_page(app, PAGE)
+    app.text_area(key="pg_text").set_value("12345678 indentation").run()
+    app.multiselect(key="pg_tokenizers").set_value(["gpt2", "cl100k_base"]).run()
+    app.toggle(key="pg_diff").set_value(True).run()
+    html = "".join(h.proto.body for h in app.get("html"))
+    assert 'class="tok' in html and " diff" in html
+
+
+def test_our_trained_tokenizers_load_and_tokenize(app):
+    open_page(app, PAGE)
+    app.text_area(key="pg_text").set_value("The quick brown fox 你好").run()
+    app.multiselect(key="pg_tokenizers").set_value(["ours:bpe", "ours:wordpiece"]).run()
+    assert not app.exception and len(app.metric) == 2
+    html = "".join(h.proto.body for h in app.get("html"))
+    assert "[UNK]" in html  # WordPiece trained on English has no Chinese characters

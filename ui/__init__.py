@@ -1,0 +1,2 @@
+"""Streamlit widgets and chart builders shared by the pages. Arrows point down: ui imports
+tokenizer_core, never the other way round."""
