@@ -6,6 +6,7 @@ from tokenizer_core import RenderOptions
 from tokenizer_core.boundaries import disagreements
 from tokenizer_core.samples import sample_text
 from ui import catalog, url_state
+from ui.hover_link import hover_link
 from ui.limits import MAX_PANELS, MAX_TABLE_ROWS
 from ui.shell import presentation_mode
 from ui.tables import stats_frame, token_frame
@@ -66,7 +67,7 @@ if len(usable) >= 2 and st.toggle("Mark where two tokenizers disagree", key="pg_
         panels[second] = PanelData(second, b.label, b.tokens, disagreements(text, b.tokens, a.tokens))
         st.caption("Outlined in red: tokens whose start or end is not a boundary of the other tokenizer.")
 
-options = RenderOptions(view=view, visible_whitespace=visible_ws,
+options = RenderOptions(view=view, visible_whitespace=visible_ws, readout=True,
                         big=presentation_mode(), contrast=presentation_mode())
 per_row = 1 if presentation_mode() else min(3, len(names))
 for row_start in range(0, len(names), per_row):
@@ -74,6 +75,8 @@ for row_start in range(0, len(names), per_row):
     for column, name in zip(columns, names[row_start : row_start + per_row]):
         with column.container(border=True):
             token_panel(text, panels[name], options, catalog.DESCRIPTIONS.get(name, ""))
+
+hover_link()
 
 st.subheader("Numbers")
 rows = [(panels[n].label, catalog.get(n), panels[n].tokens) for n in usable]

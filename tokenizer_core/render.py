@@ -31,7 +31,8 @@ TOKEN_CSS = """
   font-size: var(--tok-font, 1.05rem); line-height: 2.1; white-space: pre-wrap;
   word-break: break-word; color: #111; }
 .tokview .tok { border: 1px solid rgba(0,0,0,.28); border-radius: 3px; padding: 1px 1px;
-  margin: 0 1px 0 0; border-bottom-width: 3px; }
+  margin: 0 1px 0 0; border-bottom-width: 3px;
+  -webkit-box-decoration-break: clone; box-decoration-break: clone; }
 .tokview .tok.alt { border-bottom-style: dotted; }
 .tokview .c0 { background: #cfe8ff; } .tokview .c1 { background: #ffe0b3; }
 .tokview .c2 { background: #d4f5d0; } .tokview .c3 { background: #f6d0ea; }
@@ -43,6 +44,9 @@ TOKEN_CSS = """
 .tokview .unk { background: repeating-linear-gradient(45deg, #ddd, #ddd 4px, #fff 4px, #fff 8px) !important;
   color: #8a0000; font-weight: 600; }
 .tokview .marker { color: #555; font-size: .75em; }
+.tokview .tokinfo { font-size: .8em; color: #333; line-height: 1.5; min-height: 1.5em;
+  border-bottom: 1px solid #ddd; margin-bottom: .3em; white-space: nowrap; overflow: hidden;
+  text-overflow: ellipsis; }
 .tokview .tok:hover, .tokview .tok.linked { outline: 3px solid #0047b3; outline-offset: 1px; }
 .tokview.big { --tok-font: 1.6rem; }
 .tokview.contrast .tok { border-color: #000; color: #000; }
@@ -60,6 +64,7 @@ class RenderOptions:
     visible_whitespace: bool = False
     big: bool = False
     contrast: bool = False
+    readout: bool = False  # an empty line above the tokens that hover scripts fill (textContent)
 
 
 def token_label(token: Token, view: View, visible_whitespace: bool) -> str:
@@ -97,6 +102,8 @@ def render_tokens(
     """
     classes = ["tokview"] + (["big"] if options.big else []) + (["contrast"] if options.contrast else [])
     out = [f'<div class="{" ".join(classes)}">']
+    if options.readout:
+        out.append('<div class="tokinfo">Hover a token to see its id and bytes.</div>')
     covered = 0
     for i, token in enumerate(tokens):
         if token.start > covered:

@@ -1,0 +1,98 @@
+"""The Playground in a real browser: what a person sees and does.
+
+Paste text, compare tokenizers (counts equal tiktoken's), hover to link panels, and paste
+injection payloads that must stay inert text.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tokenizer_core.registry import load_tokenizer
+
+PAYLOADS = (Path(__file__).parents[1] / "data" / "injection_payloads.txt").read_text(encoding="utf-8")
+
+
+def counts(page) -> list[str]:
+    return page.locator('[data-testid="stMetricValue"]').all_inner_texts()
+
+
+def type_text(page, wait_for_app, text: str, expect) -> None:
+    box = page.get_by_label("Text", exact=True)
+    box.fill(text)
+    box.press("Control+Enter")  # Streamlit applies a text area on Ctrl+Enter (or on blur)
+    wait_for_app(page, expect)
+
+
+def test_paste_text_and_compare_three_tokenizers(open_app, wait_for_app, screenshot):
+    page = open_app("?tok=gpt2,cl100k_base,o200k_base", expect="Playground")
+    text = "Tokenization is 100% about bytes: 你好, 🙂, and 1234567890."
+    expected = [len(load_tokenizer(n).encoding.encode_ordinary(text)) for n in ("gpt2", "cl100k_base", "o200k_base")]
+    type_text(page, wait_for_app, text, page.get_by_text(text[:14]).first)
+    page.wait_for_function(
+        "n => [...document.querySelectorAll('[data-testid=\"stMetricValue\"]')]"
+        ".map(e => e.innerText).join(',') === n",
+        arg=",".join(map(str, expected)),
+    )
+    assert counts(page) == [str(n) for n in expected]
+    assert page.locator(".tokview").count() == 3
+    screenshot("playground-compare")
+
+
+def test_pick_a_tokenizer_from_the_list(open_app, wait_for_app):
+    page = open_app(expect="Playground")
+    page.get_by_role("combobox", name="Tokenizers").click()  # the multiselect opens its list
+    page.get_by_role("option", name="o200k_base: GPT-4o (tiktoken)").click()
+    page.keyboard.press("Escape")
+    wait_for_app(page, page.locator(".tokview").nth(1))
+    assert page.locator(".tokview").count() == 2
+
+
+def test_hover_links_the_same_characters_in_other_panels(open_app, wait_for_app):
+    page = open_app("?tok=gpt2,cl100k_base&text=indentation%20matters%2012345678", expect="Playground")
+    first = page.locator(".tokview").first.locator(".tok").last  # GPT-2's last digits token
+    first.hover()
+    linked = page.locator(".tokview").nth(1).locator(".tok.linked")
+    linked.first.wait_for()
+    assert linked.count() >= 1
+    readout = page.locator(".tokview").first.locator(".tokinfo").text_content()
+    assert readout.startswith("id ") and "bytes" in readout
+
+
+def test_injection_payloads_stay_text(open_app, wait_for_app, page_log, screenshot):
+    page = open_app("?tok=gpt2,core:gpt2", expect="Playground")
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page_log.allow_console_error(r".*")  # broken <img src=x> would 404 quietly; no script may run
+    type_text(page, wait_for_app, PAYLOADS, page.locator(".tokview").first)
+    page.locator(".tokview .tok").first.wait_for()
+    for view in page.locator(".tokview").all():
+        view.hover()
+    injected = page.locator(
+        ".tokview script, .tokview img, .tokview svg, .tokview iframe, .tokview a, "
+        ".tokview [onerror], .tokview [onload], .tokview [onmouseover], .tokview style"
+    )
+    assert injected.count() == 0
+    assert dialogs == []
+    assert page.evaluate("() => window.__tokex_pwned === undefined")
+    assert "<script>" in page.locator(".tokview").first.inner_text()
+    screenshot("playground-injection")
+
+
+def test_narrow_screen_stacks_panels(page, app_server, wait_for_app, screenshot):
+    page.set_viewport_size({"width": 600, "height": 1200})
+    page.goto(f"{app_server.url}/?tok=gpt2,cl100k_base")
+    wait_for_app(page, "Playground")
+    first, second = (page.locator(".tokview").nth(i).bounding_box() for i in range(2))
+    assert second["y"] > first["y"] + first["height"] - 1  # one under the other, not side by side
+    screenshot("playground-narrow")
+
+
+def test_presentation_mode_makes_type_bigger(open_app, wait_for_app, screenshot):
+    page = open_app("?tok=gpt2", expect="Playground")
+    before = page.locator(".tokview .tok").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+    page.get_by_text("Presentation mode").click()
+    wait_for_app(page, page.locator(".tokview.big"))
+    after = page.locator(".tokview .tok").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+    assert after > before * 1.3
+    screenshot("playground-presentation")
