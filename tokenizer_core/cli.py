@@ -64,7 +64,7 @@ def load_corpus(args: argparse.Namespace) -> Corpus:
             from .wordpiece import bert_word_counts
 
             return corpus_from_counts(bert_word_counts(text), "word")
-        return corpus_from_text(text, args.level, PATTERNS[args.pattern])
+        return corpus_from_text(text, args.level, PATTERNS[args.pattern], args.special_token)
     try:
         table = json.loads(text)
     except json.JSONDecodeError as error:
@@ -89,7 +89,8 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
 
         model = train_wordpiece_json(corpus, merges, args.tie_break, args.score)
     else:
-        model = training_to_json(train_bpe(corpus, merges, args.tie_break))
+        specials = tuple(dict.fromkeys(args.special_token))
+        model = training_to_json(train_bpe(corpus, merges, args.tie_break, special_tokens=specials))
     if args.output:
         Path(args.output).write_text(json.dumps(model, ensure_ascii=False), encoding="utf-8")
     return model
@@ -142,6 +143,11 @@ def parser() -> argparse.ArgumentParser:
     t.add_argument("--counts", action="store_true", help='CORPUS is a JSON {"word": count} table')
     t.add_argument("--pattern", choices=sorted(PATTERNS), default="gpt2", help="byte-level regex")
     t.add_argument("--score", choices=("ratio", "likelihood"), default="ratio", help="WordPiece score")
+    t.add_argument(
+        "--special-token", action="append", default=[], metavar="TOKEN",
+        help="a special token (repeatable): ids before everything else, cut out of the corpus, "
+        "never merged (BPE)",
+    )
     t.add_argument("--output", help="also write the model JSON to this file")
     t.add_argument("corpus", help="corpus file, or - for standard input")
 

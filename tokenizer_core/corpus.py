@@ -13,8 +13,9 @@ Leaves out: the merging itself, and any bound on size (callers check bounds.py).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Mapping, Union
+from typing import Literal, Mapping, Sequence, Union
 
+from .interface import split_on_special
 from .pretokenize import GPT2_PATTERN, WORD_END, line_pieces, regex_chunks, word_pieces, word_symbols
 
 Level = Literal["word", "sentence", "byte"]
@@ -101,13 +102,25 @@ def corpus_from_counts(
     )
 
 
-def corpus_from_text(text: str, level: Level = "word", pat_str: str = GPT2_PATTERN) -> Corpus:
-    """Cut text the level's way and count each distinct piece, in first-seen order."""
-    check_level(level)
+def _pieces(text: str, level: Level, pat_str: str) -> list[str]:
     if level == "word":
-        items = [p.text for p in word_pieces(text)]
-    elif level == "sentence":
-        items = [p.text for p in line_pieces(text)]
-    else:
-        items = regex_chunks(text, pat_str)
+        return [p.text for p in word_pieces(text)]
+    if level == "sentence":
+        return [p.text for p in line_pieces(text)]
+    return regex_chunks(text, pat_str)
+
+
+def corpus_from_text(
+    text: str, level: Level = "word", pat_str: str = GPT2_PATTERN, special_tokens: Sequence[str] = ()
+) -> Corpus:
+    """Cut text the level's way and count each distinct piece, in first-seen order.
+
+    Special-token strings in the text are cut out first, so they never take part in a merge
+    (documents joined with `<|endoftext|>` train as separate documents).
+    """
+    check_level(level)
+    items: list[str] = []
+    for segment, is_special, _ in split_on_special(text, frozenset(special_tokens)):
+        if not is_special:
+            items.extend(_pieces(segment, level, pat_str))
     return corpus_from_counts(_count_in_order(items), level, pat_str)

@@ -121,6 +121,13 @@ def test_unknown_tie_break_is_refused():
         train_bpe(corpus_from_counts(LOW_NEWEST), 1, tie_break="random")
 
 
+def test_special_token_strings_are_cut_out_of_the_training_text():
+    text = "ab<s>ab<s>cd"
+    with_specials = corpus_from_text(text, "word", special_tokens=("<s>",))
+    assert with_specials.labels == ("ab", "cd") and with_specials.counts == (2, 1)
+    assert "<" not in with_specials.alphabet
+
+
 def test_progress_is_reported_per_merge():
     seen = []
     train_bpe(corpus_from_counts(LOW_NEWEST), 4, progress=lambda done, total: seen.append((done, total)))

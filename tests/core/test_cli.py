@@ -137,3 +137,17 @@ def test_wordpiece_train_and_encode_round_trip(tmp_path):
 def test_wordpiece_refuses_other_levels():
     result = run("train", "--algorithm", "wordpiece", "--level", "byte", "--merges", "2", "-", stdin=b"ab")
     assert result.returncode != 0 and b"--level word" in result.stderr
+
+
+def test_special_tokens_get_the_first_ids_and_never_merge(tmp_path):
+    output = tmp_path / "model.json"
+    corpus = b"low lower<|endoftext|>newest widest<|endoftext|>low"
+    model = ok_json("train", "--level", "byte", "--merges", "30", "--special-token", "<|endoftext|>",
+                    "--output", str(output), "-", stdin=corpus)
+    assert model["special_tokens"] == ["<|endoftext|>"]
+    joined = ["".join(bytes.fromhex(p).decode("latin-1") for p in m) for m in model["merges"]]
+    assert not any("<|" in j or "|>" in j for j in joined)  # the special string never trained
+    encoded = ok_json("encode", "--tokenizer", "model", "--model", str(output), "--special", "allow",
+                      stdin=b"low<|endoftext|>low")
+    assert [t["id"] for t in encoded["tokens"]][1] == 0
+    assert encoded["tokens"][1]["text"] == "<|endoftext|>"
