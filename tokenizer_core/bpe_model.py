@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from .corpus import Level, check_level
-from .interface import AllowedSpecial, DisallowedSpecial, resolve_special, split_on_special
+from .interface import AllowedSpecial, DisallowedSpecial, encode_with_specials
 from .merge import merge_spans, merge_traced
 from .pretokenize import WORD_END, Piece, line_pieces, word_pieces
 from .tokens import Token
@@ -125,18 +125,15 @@ class CharLevelBPE:
         allowed_special: AllowedSpecial = frozenset(),
         disallowed_special: DisallowedSpecial = "all",
     ) -> list[Token]:
-        allowed = resolve_special(text, self._specials, allowed_special, disallowed_special)
+        return encode_with_specials(
+            text, self.special_tokens, allowed_special, disallowed_special, self._encode_plain
+        )
+
+    def _encode_plain(self, text: str, offset: int) -> list[Token]:
         tokens: list[Token] = []
-        for segment, is_special, offset in split_on_special(text, allowed):
-            if is_special:
-                tokens.append(
-                    Token(self.id_of[segment], segment.encode("utf-8"), offset,
-                          offset + len(segment), piece=segment, special=True)
-                )
-                continue
-            for piece in self.pre_tokenize(segment):
-                shifted = Piece(piece.text, piece.start + offset, piece.end + offset)
-                tokens.extend(self._encode_piece(shifted))
+        for piece in self.pre_tokenize(text):
+            shifted = Piece(piece.text, piece.start + offset, piece.end + offset)
+            tokens.extend(self._encode_piece(shifted))
         return tokens
 
     def trace(self, piece_text: str) -> list[EncodeStep]:

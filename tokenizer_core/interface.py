@@ -14,7 +14,17 @@ from __future__ import annotations
 
 import re
 
-from typing import AbstractSet, Collection, Literal, Protocol, Sequence, Union, runtime_checkable
+from typing import (
+    AbstractSet,
+    Callable,
+    Collection,
+    Literal,
+    Mapping,
+    Protocol,
+    Sequence,
+    Union,
+    runtime_checkable,
+)
 
 from .tokens import Token
 
@@ -77,6 +87,31 @@ def resolve_special(
                 "encoded as ordinary text, pass disallowed_special=() to read it as plain text."
             )
     return allowed
+
+
+def encode_with_specials(
+    text: str,
+    special_tokens: Mapping[str, int],
+    allowed_special: AllowedSpecial,
+    disallowed_special: DisallowedSpecial,
+    encode_plain: Callable[[str, int], list[Token]],
+) -> list[Token]:
+    """The special-token rule around any encoder of plain text.
+
+    `encode_plain(segment, offset)` encodes text that holds no special token to honour, with
+    offsets shifted by `offset`; each allowed special string becomes its own special Token.
+    """
+    allowed = resolve_special(text, special_tokens, allowed_special, disallowed_special)
+    tokens: list[Token] = []
+    for segment, is_special, offset in split_on_special(text, allowed):
+        if is_special:
+            tokens.append(
+                Token(special_tokens[segment], segment.encode("utf-8"), offset,
+                      offset + len(segment), piece=segment, special=True)
+            )
+        else:
+            tokens.extend(encode_plain(segment, offset))
+    return tokens
 
 
 def split_on_special(text: str, allowed: frozenset[str]) -> list[tuple[str, bool, int]]:

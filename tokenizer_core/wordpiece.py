@@ -30,7 +30,7 @@ import re
 from typing import Any, Mapping, Sequence
 
 from .corpus import Corpus
-from .interface import AllowedSpecial, DisallowedSpecial, resolve_special, split_on_special
+from .interface import AllowedSpecial, DisallowedSpecial, encode_with_specials
 from .pretokenize import Piece
 from .tokens import Token
 from .wordpiece_train import (
@@ -253,15 +253,9 @@ class WordPieceTokenizer:
     ) -> list[Token]:
         """Tokens with ids, bytes and character offsets; special tokens by interface.py's rule."""
         _check_text(text)
-        allowed = resolve_special(text, self._specials, allowed_special, disallowed_special)
-        tokens: list[Token] = []
-        for segment, is_special, offset in split_on_special(text, allowed):
-            if is_special:
-                tokens.append(Token(self._specials[segment], segment.encode("utf-8"), offset,
-                                    offset + len(segment), piece=segment, special=True))
-            else:
-                tokens.extend(self._encode_plain(segment, offset))
-        return tokens
+        return encode_with_specials(
+            text, self._specials, allowed_special, disallowed_special, self._encode_plain
+        )
 
     def encode_ordinary(self, text: str) -> list[Token]:
         """Encode with every special-token string read as plain text."""
