@@ -8,6 +8,7 @@ st.set_page_config(page_title="Tokenization Explorer", page_icon="✂️", layou
 
 pages = [
     st.Page("pages/playground.py", title="Playground", icon="✂️", default=True),
+    st.Page("pages/languages.py", title="Languages", icon="🌏"),
 ]
 navigation = st.navigation(pages)
 sidebar()

@@ -8,6 +8,7 @@ from tokenizer_core.samples import sample_text
 from ui import catalog, url_state
 from ui.hover_link import hover_link
 from ui.limits import MAX_PANELS, MAX_TABLE_ROWS
+from ui.safe_text import literal
 from ui.shell import presentation_mode
 from ui.tables import stats_frame, token_frame
 from ui.text_source import text_source_ui
@@ -45,7 +46,7 @@ if not names:
 
 specials = catalog.special_strings_in(text, names)
 if specials and not allow_special:
-    st.caption(f"The text contains {', '.join(specials)}: read here as ordinary text, "
+    st.caption(f"The text contains {literal(', '.join(specials))}: read here as ordinary text, "
                "not as a special token. Turn on *Encode special tokens* to see the difference.")
 
 panels: dict[str, PanelData] = {}

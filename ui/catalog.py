@@ -29,6 +29,7 @@ from tokenizer_core.samples import english_reference_corpus
 from tokenizer_core.wordpiece import bert_word_counts
 
 from .limits import MAX_PANELS, MAX_TOKENIZER_JSON_BYTES
+from .safe_text import literal
 
 OUR_MERGES = 4_000
 BUILT_IN: dict[str, str] = {
@@ -112,9 +113,9 @@ def upload_callback(prefix: str) -> None:
 def show_upload_message(prefix: str) -> None:
     kind, message = st.session_state.get(f"{prefix}_hf_message") or (None, None)
     if kind == "error":
-        st.error(message, icon="⚠️")
+        st.error(literal(message), icon="⚠️")
     elif kind == "success":
-        st.success(message, icon="✅")
+        st.success(literal(message), icon="✅")
 
 
 def uploaded() -> dict[str, tuple[str, bytes]]:

@@ -11,6 +11,7 @@ import streamlit as st
 from tokenizer_core.samples import playground_presets
 
 from .limits import MAX_TOKENIZE_CHARS, MAX_UPLOAD_BYTES
+from .safe_text import literal
 
 
 def decode_upload(data: bytes, filename: str) -> str:
@@ -76,5 +77,5 @@ def text_source_ui(prefix: str) -> str:
         )
         error = st.session_state.get(f"{prefix}_upload_error")
         if error:
-            st.error(error, icon="⚠️")
+            st.error(literal(error), icon="⚠️")
     return text

@@ -9,6 +9,7 @@ import streamlit as st
 from tokenizer_core import RenderOptions, Token, render_tokens
 
 from .limits import MAX_RENDER_TOKENS
+from .safe_text import literal
 
 
 @dataclass(frozen=True)
@@ -22,9 +23,9 @@ class PanelData:
 
 def token_panel(text: str, panel: PanelData, options: RenderOptions, description: str = "") -> None:
     """Header, token count, and the coloured tokens (at most MAX_RENDER_TOKENS drawn)."""
-    st.markdown(f"**{panel.label}**", help=description or None)
+    st.markdown(f"**{literal(panel.label)}**", help=description or None)
     if panel.error is not None:
-        st.error(panel.error, icon="⚠️")
+        st.error(literal(panel.error), icon="⚠️")
         return
     tokens = panel.tokens
     st.metric("Tokens", f"{len(tokens):,}")

@@ -5,6 +5,7 @@ Caches are cleared before each test so no test sees another's loaded tokenizers 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,12 @@ def app():
     st.cache_data.clear()
     st.cache_resource.clear()
     return AppTest.from_file(str(REPO / "app.py"), default_timeout=TIMEOUT_S)
+
+
+def shown(markdown: str) -> str:
+    """What a reader sees of Markdown whose user text went through ui.safe_text.literal():
+    backslash escapes resolved, the invisible word joiners gone."""
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown).replace("\u2060", "")
 
 
 def open_page(app: AppTest, page: str, query: dict[str, str] | None = None) -> AppTest:

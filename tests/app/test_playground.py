@@ -8,7 +8,7 @@ import pytest
 from tokenizer_core.registry import load_tokenizer
 from tokenizer_core.samples import playground_presets, sample_text
 
-from .conftest import open_page
+from .conftest import open_page, shown
 
 PAGE = "pages/playground.py"
 
@@ -64,7 +64,7 @@ def test_bad_upload_keeps_the_text_and_says_why(app, content, message):
     app.text_area(key="pg_text").set_value("my careful notes").run()
     app.file_uploader(key="pg_upload").set_value(("bad.txt", content, "text/plain")).run()
     assert app.text_area(key="pg_text").value == "my careful notes"
-    assert any(message in e.value for e in app.error)
+    assert any(message in shown(e.value) for e in app.error)
 
 
 def test_uploaded_tokenizer_json_joins_the_comparison(app, tmp_path):
@@ -75,7 +75,7 @@ def test_uploaded_tokenizer_json_joins_the_comparison(app, tmp_path):
     model.tokenizer.save(str(path))
     open_page(app, PAGE)
     app.file_uploader(key="pg_hf_upload").set_value(("tokenizer.json", path.read_bytes(), "application/json")).run()
-    assert any("Added tokenizer.json" in s.value for s in app.success)
+    assert any("Added tokenizer.json" in shown(s.value) for s in app.success)
     chosen = app.multiselect(key="pg_tokenizers").value
     assert chosen[0] == "gpt2" and chosen[1].startswith("hf:")  # selected on upload
     assert len(app.metric) == 2 and not app.exception
@@ -94,7 +94,7 @@ def test_special_token_text_is_plain_by_default_and_special_on_request(app):
     app.text_area(key="pg_text").set_value("hello<|endoftext|>world").run()
     plain = len(load_tokenizer("gpt2").encoding.encode_ordinary("hello<|endoftext|>world"))
     assert metric_values(app) == [str(plain)]
-    assert any("<|endoftext|>" in c.value and "ordinary text" in c.value for c in app.caption)
+    assert any("<|endoftext|>" in shown(c.value) and "ordinary text" in c.value for c in app.caption)
     app.toggle(key="pg_special").set_value(True).run()
     assert metric_values(app) == ["3"]  # hello, <|endoftext|>, world
 

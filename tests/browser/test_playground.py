@@ -96,3 +96,19 @@ def test_presentation_mode_makes_type_bigger(open_app, wait_for_app, screenshot)
     after = page.locator(".tokview .tok").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
     assert after > before * 1.3
     screenshot("playground-presentation")
+
+
+def test_a_hostile_file_name_stays_text(open_app, wait_for_app, page_log):
+    """A file name is user text too: Markdown in it must not become an image or a link."""
+    page = open_app(expect="Playground")
+    page.get_by_text("Upload a .txt file").click()
+    hostile = "![x](http://198.51.100.7/x.png)[click](javascript:alert(1)).txt"
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(
+        files=[{"name": hostile, "mimeType": "text/plain", "buffer": b"\xff\xfe not utf-8"}]
+    )
+    error = page.locator('[data-testid="stAlertContentError"]').first
+    wait_for_app(page, error)
+    shown = error.inner_text().replace("\u2060", "")  # the invisible joiners that stop autolinks
+    assert "![x](http://198.51.100.7/x.png)" in shown
+    assert error.locator("img, a").count() == 0
+    assert page_log.offsite_requests == []

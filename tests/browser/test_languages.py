@@ -1,0 +1,124 @@
+"""The Languages page in a real Chromium: every tab draws its charts and ruler, nothing leaves
+the machine, injection payloads in the byte ruler stay text, and screenshots at projector size
+land in screenshots/ (git-ignored) for a person to look at."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.browser.conftest import PageLog
+
+PAYLOADS = [
+    line for line in (Path(__file__).parents[1] / "data" / "injection_payloads.txt")
+    .read_text(encoding="utf-8").splitlines() if line
+]
+PLOTS = ".js-plotly-plot"
+
+
+def _open(open_app, wait_for_app, tab: str = ""):
+    """Open the app, go to Languages by its sidebar link, then to `tab`.
+
+    subtle: opening /languages directly makes Streamlit's front end probe
+    /languages/_stcore/health first, a 404 the page log would (rightly) report.
+    """
+    page = open_app()
+    page.locator('[data-testid="stSidebarNav"] a', has_text="Languages").click()
+    wait_for_app(page, page.get_by_role("heading", name="Languages"))
+    if tab:
+        page.get_by_role("tab", name=tab).click()
+        wait_for_app(page, page.locator('[role="tab"][aria-selected="true"]', has_text=tab))
+    return page
+
+
+def _plots_drawn(page, at_least: int) -> None:
+    """At least `at_least` plotly charts, each with drawn marks (bars, boxes, lines or a heatmap)."""
+    plots = page.locator(PLOTS)
+    plots.nth(at_least - 1).wait_for(state="visible", timeout=30_000)
+    for i in range(at_least):
+        plots.nth(i).scroll_into_view_if_needed()
+        plots.nth(i).locator(".trace path, .hm image").first.wait_for(state="attached", timeout=30_000)
+
+
+def test_byte_ruler_shows_bytes_and_split_tokens(open_app, wait_for_app, screenshot) -> None:
+    page = _open(open_app, wait_for_app)
+    ruler = page.locator(".ruler").first
+    ruler.wait_for(state="visible")
+    bytes_row = page.locator(".ruler .rbyte .rc")
+    assert [bytes_row.nth(i).inner_text() for i in range(3)] == ["E4", "BD", "A0"]
+    gpt2_first = page.locator(".ruler .rtoken").first.locator(".tk").first
+    assert "partial" in (gpt2_first.get_attribute("class") or "")
+    assert gpt2_first.inner_text() == "<E4 BD>"
+    # Aligned: GPT-2's first token is exactly as wide as the two byte boxes under E4 and BD.
+    byte_boxes = [bytes_row.nth(i).bounding_box() for i in range(2)]
+    token_box = gpt2_first.bounding_box()
+    assert abs(token_box["x"] - byte_boxes[0]["x"]) < 2
+    assert abs((token_box["x"] + token_box["width"]) - (byte_boxes[1]["x"] + byte_boxes[1]["width"])) < 3
+    screenshot("languages-ruler")
+
+
+def test_presentation_mode_ruler(open_app, wait_for_app, screenshot, page) -> None:
+    page = _open(open_app, wait_for_app)
+    page.get_by_text("Presentation mode").click()
+    wait_for_app(page)
+    ruler = page.locator(".ruler.big").first
+    ruler.wait_for(state="visible")
+    ruler.scroll_into_view_if_needed()
+    screenshot("languages-ruler-presentation")
+
+
+def test_parallel_tab_draws_charts_and_table(open_app, wait_for_app, screenshot, page) -> None:
+    page = _open(open_app, wait_for_app, "English vs Chinese")
+    _plots_drawn(page, 2)
+    assert page.get_by_text("Token premium of Chinese over English").first.is_visible()
+    page.locator('[data-testid="stDataFrame"]').first.wait_for(state="visible")
+    page.get_by_role("tab", name="English vs Chinese").scroll_into_view_if_needed()
+    screenshot("languages-parallel")
+    page.locator(PLOTS).nth(1).scroll_into_view_if_needed()
+    screenshot("languages-parallel-rates")
+    page.get_by_text("Every pair", exact=True).click()
+    _plots_drawn(page, 3)
+    page.locator(PLOTS).nth(2).scroll_into_view_if_needed()
+    screenshot("languages-parallel-pairs")
+
+
+def test_emoji_tab_draws_chart_and_a_closer_look(open_app, wait_for_app, screenshot, page) -> None:
+    page = _open(open_app, wait_for_app, "Emoji")
+    _plots_drawn(page, 1)
+    page.get_by_role("tab", name="Emoji").scroll_into_view_if_needed()
+    screenshot("languages-emoji")
+    ruler = page.locator(".ruler").first
+    ruler.wait_for(state="visible")
+    ruler.scroll_into_view_if_needed()
+    screenshot("languages-emoji-closer")
+    # The zero-width joiner that o200k_base keeps whole is named, not an empty box.
+    assert ruler.locator(".rtoken .tk", has_text="ZWJ").count() > 0
+
+
+def test_grow_tab_draws_the_curve(open_app, wait_for_app, screenshot, page) -> None:
+    page = _open(open_app, wait_for_app, "Grow a vocabulary")
+    _plots_drawn(page, 1)
+    assert page.get_by_text("Grow a Chinese vocabulary").first.is_visible()
+    page.locator(PLOTS).first.scroll_into_view_if_needed()
+    screenshot("languages-grow")
+    page.locator(".tokview").first.wait_for(state="visible")
+    page.locator(".tokview").first.scroll_into_view_if_needed()
+    screenshot("languages-grow-tokens")
+
+
+def test_injection_payloads_in_the_ruler_stay_text(open_app, wait_for_app, page, page_log: PageLog) -> None:
+    page = _open(open_app, wait_for_app)
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    text = "\n".join(PAYLOADS[:12])[:1_900]
+    page.locator(".ruler").first.wait_for(state="visible")  # the tab's first run is over
+    wait_for_app(page)
+    box = page.get_by_role("textbox", name="Text", exact=True)
+    box.fill(text)
+    assert box.input_value() == text
+    box.press("Control+Enter")  # Streamlit applies a text area on Ctrl+Enter (or on blur)
+    wait_for_app(page, page.get_by_text("Drawing the first"))
+    page.wait_for_timeout(500)
+    assert dialogs == []
+    ruler = page.locator(".ruler").first
+    assert ruler.locator("script, img, iframe, svg, a, object, embed").count() == 0
+    assert page_log.offsite_requests == []

@@ -1,0 +1,16 @@
+"""The Languages page's bounds: every input it takes has one, and going over says so.
+
+The parallel-file format's own bounds (characters per file, pairs, characters per sentence)
+live with its parser, tokenizer_core/samples.py, and are quoted in the page's messages.
+"""
+
+MAX_RULER_INPUT_CHARS = 2_000  # characters the byte ruler's box accepts (all are tokenized)
+MAX_RULER_CHARS = 120  # characters drawn in the byte ruler; counts still cover the whole text
+RULER_BYTES_PER_LINE = 24  # byte columns per ruler line (a 1,600-pixel screen)
+RULER_BYTES_PER_LINE_BIG = 16  # the same in presentation mode (large type)
+MAX_PARALLEL_UPLOAD_BYTES = 2_000_000  # an uploaded parallel .tsv, before parsing
+MAX_PAGE_TOKENIZERS = 5  # tokenizers compared at once (the page offers five)
+MAX_GROW_CHARS = 200_000  # characters of your own text for the grow-a-vocabulary experiment
+MAX_GROW_RENDER_CHARS = 240  # held-out characters drawn as tokens under the grow chart
+MAX_PAIR_POINTS = 2_000  # pairs drawn as dots per tokenizer; beyond, the box shows outliers only
+MAX_PAIR_HOVER_CHARS = 60  # characters of a sentence shown in a chart's hover
