@@ -8,6 +8,8 @@ st.set_page_config(page_title="Tokenization Explorer", page_icon="✂️", layou
 
 pages = [
     st.Page("pages/playground.py", title="Playground", icon="✂️", default=True),
+    st.Page("pages/merge_steps.py", title="Merge steps", icon="🧩"),
+    st.Page("pages/compression.py", title="Compression", icon="📉"),
     st.Page("pages/languages.py", title="Languages", icon="🌏"),
 ]
 navigation = st.navigation(pages)

@@ -9,9 +9,11 @@ from ui.languages_grow import grow_section
 from ui.languages_limits import MAX_PAGE_TOKENIZERS
 from ui.languages_parallel import current_pairs, parallel_section
 from ui.languages_ruler import ruler_section
+from ui.shell import ensure_routed
 
 TABS = ["Byte ruler", "English vs Chinese", "Emoji", "Grow a vocabulary"]
 
+ensure_routed()
 st.html(f"<style>{RULER_CSS}</style>")
 st.title("Languages")
 st.caption(

@@ -9,11 +9,12 @@ from ui import catalog, url_state
 from ui.hover_link import hover_link
 from ui.limits import MAX_PANELS, MAX_TABLE_ROWS
 from ui.safe_text import literal
-from ui.shell import presentation_mode
+from ui.shell import ensure_routed, presentation_mode
 from ui.tables import stats_frame, token_frame
 from ui.text_source import text_source_ui
 from ui.token_view import PanelData, token_panel
 
+ensure_routed()
 url_state.restore("pg", sample_text("mixed_default"))
 st.title("Playground")
 st.caption("Paste text and see how different tokenizers cut it. Hover a token for its id and bytes.")

@@ -15,6 +15,22 @@ html { font-size: 20px; }
 """
 
 
+def ensure_routed() -> None:
+    """First line of every page: make sure app.py's router runs this page.
+
+    subtle: because a `pages/` folder exists, Streamlit starts in its old multipage mode, in
+    which opening a page's own URL on a fresh server runs pages/<page>.py by itself: no page
+    config, no sidebar. The first `st.navigation` call ends that mode for the whole server; a
+    page run before it switches the mode off and reruns, and the rerun goes through app.py,
+    which routes to this same page from the URL.
+    """
+    from streamlit.runtime.pages_manager import PagesManager
+
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
 def presentation_mode() -> bool:
     return bool(st.session_state.get("presentation", False))
 

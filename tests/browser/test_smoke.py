@@ -65,3 +65,21 @@ def test_ci_runs_the_readme_test_command() -> None:
         f".ci/run does not run README's test command verbatim:\n{command}"
     )
     assert os.access(ci, os.X_OK), ".ci/run is not executable: chmod +x .ci/run"
+
+
+def test_a_page_link_opened_first_on_a_fresh_server_gets_the_whole_app(browser, tmp_path) -> None:
+    """With a pages/ folder Streamlit starts in its old multipage mode; a page opened by its own
+    URL before anyone opened / must still get app.py's page config, sidebar and navigation."""
+    from tests.browser.conftest import _start_streamlit, _stop, wait_for_app
+
+    process, url, _ = _start_streamlit(tmp_path)
+    try:
+        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        page.goto(f"{url}/languages")
+        wait_for_app(page, page.get_by_text("Presentation mode"))
+        links = page.locator('[data-testid="stSidebarNavLink"]').all_inner_texts()
+        assert any("Playground" in link for link in links) and any("Languages" in link for link in links)
+        assert page.get_by_role("heading", name="Languages").first.is_visible()
+        page.close()
+    finally:
+        _stop(process)
