@@ -1,0 +1,82 @@
+"""Merge steps: watch BPE learn its vocabulary merge by merge, replay how it encodes, and see
+where WordPiece would have chosen differently."""
+
+import streamlit as st
+
+from ui import steps_data as data
+from ui.safe_text import literal
+from ui.shell import ensure_routed, presentation_mode
+from ui.steps_code import code_ui
+from ui.steps_compare import race_ui, wordpiece_ui
+from ui.steps_player import player, settled_step
+from ui.steps_replay import prefix_ui, replay_ui
+from ui.steps_source import init_state, source_ui
+
+TABS = ["🎬 Watch BPE learn", "🔁 Encode replay", "⚖️ BPE vs WordPiece",
+        "📜 Show me the code"]
+
+ensure_routed()
+
+
+def _on_step() -> None:
+    """The player settled on a step (a click, a pause): remember it and put it in the link."""
+    step = settled_step()
+    if step is not None:
+        st.session_state["ms_step"] = step
+
+
+def _restore_step() -> None:
+    if not st.session_state.get("ms_restored"):
+        st.session_state["ms_restored"] = True
+        value = st.query_params.get("ms_step", "")
+        if value.isdigit():
+            st.session_state["ms_step"] = int(value)
+
+
+init_state()
+_restore_step()
+st.title("Merge steps")
+source = source_ui()
+if source.description:
+    st.caption(f"💡 {source.description}")
+if source.error:
+    if source.empty:
+        st.info(source.error, icon="✍️")
+    else:
+        st.error(source.error, icon="⚠️")
+    st.stop()
+try:
+    lesson = data.lesson(source)
+except ValueError as error:
+    st.error(f"This corpus cannot be trained: {literal(str(error))}", icon="⚠️")
+    st.stop()
+n = len(lesson.steps)
+step = max(0, min(int(st.session_state.get("ms_step", 0)), n))
+st.session_state["ms_step"] = step
+big = presentation_mode()
+
+learn, encode, versus, code = st.tabs(TABS, key="ms_tab", on_change="rerun")
+if learn.open:
+    with learn:
+        player(data.trace_json(source), "|".join(map(str, source.cache_key)), step, big, _on_step)
+        figure, merges_table, script = data.overview(source, big)
+        chart, table = st.columns([3, 2])
+        chart.plotly_chart(figure, key="ms_overview")
+        table.dataframe(merges_table, hide_index=True, height=310, width="stretch")
+        with st.expander("Lesson script: every step in words"):
+            st.html(script)
+if encode.open:
+    with encode:
+        st.subheader("Replay encoding, one rule at a time")
+        replay_ui(source, big)
+        st.subheader("Only the first k merges")
+        prefix_ui(source, n, big)
+if versus.open:
+    with versus:
+        race_ui(source, big)
+        st.subheader("WordPiece encoding: ## pieces and [UNK]")
+        wordpiece_ui(source, big)
+if code.open:
+    with code:
+        code_ui()
+st.query_params["ms_step"] = str(step)
