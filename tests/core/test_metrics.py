@@ -105,3 +105,99 @@ def test_word_level_and_byte_level_compare_on_one_scale(gpt2):
     # boundaries, so GPT-2's side shows no disagreement while the word level's 'new e r' does.
     assert disagreements(text, gpt2.encode(text), word_tokens) == frozenset()
     assert model.encode(text)[1].piece == "est</w>"
+
+
+# --- per-word, coverage and vocabulary-use metrics (the Compression page) -----------------------
+
+from tokenizer_core.metrics import (  # noqa: E402
+    char_coverage,
+    is_space_separated,
+    letter_words,
+    renyi_efficiency,
+    renyi_entropy,
+    single_token_word_share,
+    tokens_per_unseen_word,
+    tokens_touching_words,
+    vocab_used_share,
+    word_cuts,
+    word_set,
+)
+from tokenizer_core.tokens import Token  # noqa: E402
+
+
+def test_letter_words_are_runs_of_letters_and_digits():
+    words = letter_words("Hello, world! 3rd-place café")
+    assert [(w.text, w.start, w.end) for w in words] == [
+        ("Hello", 0, 5), ("world", 7, 12), ("3rd", 14, 17), ("place", 18, 23), ("café", 24, 28),
+    ]
+
+
+def test_space_separated_by_hand():
+    assert is_space_separated("the cat sat")
+    assert not is_space_separated("你好世界")
+    assert is_space_separated("")  # nothing to say otherwise
+    assert is_space_separated("我爱 Python programming")  # 2 Han of 19 letters: 11%
+    assert not is_space_separated("我爱北京 ok")  # 4 Han of 6 letters: 67%
+    assert not is_space_separated("こんにちは、せかい")  # kana
+
+
+def test_tokens_touching_words_by_hand():
+    text = "cat, dog"  # words cat (0-3) and dog (5-8)
+    tokens = [Token(0, b"cat,", 0, 4), Token(1, b" d", 4, 6), Token(2, b"og", 6, 8)]
+    assert tokens_touching_words(letter_words(text), tokens) == [1, 2]
+    assert single_token_word_share(text, tokens) == 0.5
+
+
+def test_a_zero_width_end_of_word_token_counts_for_its_word():
+    # word level: "on" -> 'on', '</w>' (zero-width at the word's end); "x" -> 'x</w>'
+    tokens = [Token(0, b"on", 0, 2), Token(1, b"", 2, 2, piece="</w>"), Token(2, b"x", 3, 4)]
+    assert tokens_touching_words(letter_words("on x"), tokens) == [2, 1]
+
+
+def test_a_token_across_two_words_touches_both():
+    tokens = [Token(0, b"the cat ", 0, 8), Token(1, b"sat", 8, 11)]  # sentence-level BPE
+    assert tokens_touching_words(letter_words("the cat sat"), tokens) == [1, 1, 1]
+
+
+def test_tokens_per_unseen_word_by_hand(gpt2):
+    text = "the cat sat on the mat"  # GPT-2: one token per word
+    tokens = gpt2.encode(text)
+    assert single_token_word_share(text, tokens) == 1.0
+    assert tokens_per_unseen_word(text, tokens, {"the", "cat"}) == (1.0, 3)  # sat, on, mat
+    assert tokens_per_unseen_word(text, tokens, word_set(text)) == (None, 0)
+    split = [Token(0, b"un", 0, 2), Token(1, b"seen", 2, 6), Token(2, b" cat", 6, 10)]
+    cuts = word_cuts("unseen cat", split)
+    assert cuts.words == ("unseen", "cat") and cuts.tokens == (2, 1)
+    assert cuts.unseen({"cat"}) == (2.0, 1) and cuts.single_token_share == 0.5
+
+
+def test_no_words_no_share():
+    assert single_token_word_share("... !!!", [Token(0, b"... !!!", 0, 7)]) is None
+
+
+def test_word_set_keeps_case():
+    assert word_set("The cat, the CAT.") == frozenset({"The", "cat", "the", "CAT"})
+
+
+def test_char_coverage_by_hand():
+    model = CharLevelBPE("word", [], ["</w>", "a"], unk_token="<unk>")
+    tokens = model.encode("a x")  # a, </w>, <unk> (covers x), </w>
+    assert char_coverage("a x", tokens) == pytest.approx(2 / 3)
+    assert char_coverage("", []) == 1.0
+
+
+def test_vocab_used_share_by_hand():
+    assert vocab_used_share([1, 1, 2], 4) == 0.5
+    with pytest.raises(ValueError, match="at least one token"):
+        vocab_used_share([], 0)
+
+
+def test_renyi_by_hand():
+    assert renyi_entropy([1, 2, 3, 4]) == pytest.approx(2.0)  # uniform: log2(4) for every alpha
+    # p = (2/3, 1/3), alpha 2: -log2(4/9 + 1/9) = log2(9/5)
+    assert renyi_entropy([1, 1, 2], alpha=2) == pytest.approx(math.log2(9 / 5))
+    assert renyi_efficiency([1, 1, 2], 4, alpha=2) == pytest.approx(math.log2(9 / 5) / 2)
+    assert renyi_efficiency([1, 2, 3, 4], 16) == pytest.approx(0.5)
+    assert renyi_entropy([]) == 0.0 and renyi_efficiency([5], 1) == 0.0
+    with pytest.raises(ValueError, match="usage_entropy"):
+        renyi_entropy([1, 2], alpha=1)

@@ -1,0 +1,110 @@
+"""Compression: how big should a vocabulary be? One training run per corpus gives the curve."""
+
+import streamlit as st
+
+from tokenizer_core import RenderOptions
+from tokenizer_core.compression import BYTE_VOCAB
+from tokenizer_core.compression_quality import HF_FAMILIES
+from ui import compression_compute as compute
+from ui.compression_corpora import corpora_ui
+from ui.compression_frames import METRICS, curve_rows, hf_rows, reference_rows, unk_notes
+from ui.compression_limits import (
+    CURVE_POINTS, HELD_OUT_PCT_MAX, HELD_OUT_PCT_MIN, HELD_OUT_PCT_STEP, HF_SIZES, KEEP,
+    VOCAB_CHOICES,
+)
+from ui.compression_sentences import byte_level_tab, classroom_view
+from ui.compression_view import (
+    describe_split, doubling_section, draw_chart, init_state, quality_section, stop_notes,
+)
+from ui.shell import ensure_routed, presentation_mode
+
+ensure_routed()
+init_state()
+
+st.title("Compression")
+st.caption(
+    "How big should a vocabulary be? Byte-level BPE is trained **once** per corpus; the first k "
+    "merges are themselves a tokenizer, so one run gives the tokens needed at every vocabulary "
+    "size, measured on held-out text the training never saw."
+)
+corpora = corpora_ui()
+left, middle, right = st.columns([3, 3, 4])
+vocab = left.select_slider("Train up to (vocab size)", VOCAB_CHOICES, key="cp_vocab",
+                           persist_state=KEEP, format_func=lambda v: f"{v:,}")
+held_out_pct = middle.slider(
+    "Held-out part", HELD_OUT_PCT_MIN, HELD_OUT_PCT_MAX, step=HELD_OUT_PCT_STEP, format="%d%%",
+    key="cp_held_out", persist_state=KEEP,
+    help="Train on the first part of each corpus, measure on the rest.")
+families = right.multiselect("Hugging Face lines, trained on the same split", HF_FAMILIES,
+                             key="cp_hf", persist_state=KEEP,
+                             format_func=compute.FAMILY_NAMES.get)
+if not corpora:
+    st.info("Pick at least one corpus above, or upload your own text.", icon="👆")
+    st.stop()
+
+sizes = tuple(s for s in HF_SIZES if s <= vocab)
+if st.session_state["cp_compare"] not in sizes:
+    st.session_state["cp_compare"] = max(s for s in sizes if s <= 1_000)
+big = presentation_mode()  # large type: the measure gets a row of its own
+left, middle, right = [st.container(), *st.columns([3, 2])] if big else st.columns([5, 3, 2])
+metric = left.segmented_control("Measure", list(METRICS), key="cp_metric", persist_state=KEEP,
+                                format_func=METRICS.get) or "chars_per_token"
+compare = middle.select_slider("Compare at vocab size", sizes, key="cp_compare",
+                               persist_state=KEEP, format_func=lambda v: f"{v:,}",
+                               help="Marked on the chart; the quality table below uses it.")
+show_train = right.toggle("Training part too", key="cp_train", persist_state=KEEP,
+                          help="Our line measured on the text it was trained on, dotted: the gap "
+                          "between dotted and solid is over-fitting.")
+
+rows, curves, usable, hf = [], [], [], {}
+with st.container():
+    for corpus in corpora:
+        try:
+            parts = compute.split(corpus.text, held_out_pct)
+        except ValueError as error:
+            st.warning(f"{corpus.label}: {error}", icon="⚠️")
+            continue
+        curve = compute.our_curve(corpus.digest, held_out_pct, vocab - BYTE_VOCAB, corpus.label,
+                                  corpus.text)
+        usable.append((corpus, parts, curve))
+        curves.append((corpus.label, curve))
+        rows += curve_rows(corpus.label, corpus.key, curve, CURVE_POINTS, sizes, show_train)
+        references = compute.reference_points(corpus.digest, held_out_pct, corpus.text)
+        rows += reference_rows(corpus.label, corpus.key, references, curve.space_separated)
+if not usable:
+    st.stop()
+
+for corpus, parts, curve in usable:
+    st.caption(describe_split(corpus, parts, curve))
+chart = st.empty()
+hf_keys = [(c.digest, held_out_pct, f, sizes) for c, _, _ in usable for f in families]
+if not compute.seen_in_session(hf_keys):  # HF lines are new: show ours first, add them after
+    draw_chart(chart, rows, metric, compare, big, key="cp_chart_early")
+with st.container():
+    for corpus, parts, curve in usable:
+        for family in families:
+            points = compute.hf_family(corpus.digest, held_out_pct, family, sizes, corpus.label,
+                                       corpus.text)
+            hf.setdefault(corpus.key, {})[family] = points
+            rows += hf_rows(corpus.label, corpus.key, family, points, curve.space_separated)
+compute.remember_in_session(hf_keys)
+frame = draw_chart(chart, rows, metric, compare, big, key="cp_chart")
+notes = stop_notes(usable, metric) + unk_notes(frame)
+if notes:
+    st.caption("\n".join(f"- {note}" for note in notes))
+
+doubling_section(curves, vocab, big)
+quality_section(usable, hf, compare, held_out_pct, frame)
+
+st.subheader("One sentence, growing vocabularies")
+options = RenderOptions(visible_whitespace=st.toggle("Visible whitespace (·)", key="cp_ws",
+                                                    persist_state=KEEP),
+                        big=big, contrast=big)
+classroom, byte_level = st.tabs(["Classroom: after 5 · 15 · 30 merges",
+                                 "Byte level: 500 → 4,000 vocab, then GPT-2 → GPT-4o"])
+with classroom:
+    st.caption("The ten sentences about cats and dogs, trained once up to 30 merges; each row is "
+               "the tokenizer made of the first k merges.")
+    classroom_view(options)
+with byte_level:
+    byte_level_tab(usable, options)

@@ -1,0 +1,276 @@
+"""The Compression page, driven by AppTest: it trains once per corpus and setting (moving a view
+widget never retrains), reference points equal tiktoken's counts, the classroom sentence splits
+as in the lesson, and a bad upload is refused with a message while the page keeps its state."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import pytest
+
+import tokenizer_core.compression as compression
+import tokenizer_core.compression_quality as compression_quality
+from tokenizer_core.compression import split_held_out
+from tokenizer_core.registry import load_tokenizer
+from tokenizer_core.samples import english_reference_corpus, sample_text
+from ui.compression_limits import MAX_CORPUS_BYTES
+
+from .conftest import open_page
+
+PAGE = "pages/compression.py"
+
+
+@pytest.fixture
+def runs(monkeypatch) -> dict[str, int]:
+    """Count our training runs and HF model trainings while the page runs."""
+    counts = {"ours": 0, "hf": 0}
+    curve, family = compression.compression_curve, compression_quality.train_family
+
+    def counted_curve(*args, **kwargs):
+        counts["ours"] += 1
+        return curve(*args, **kwargs)
+
+    def counted_family(*args, **kwargs):
+        counts["hf"] += 1
+        return family(*args, **kwargs)
+
+    monkeypatch.setattr(compression, "compression_curve", counted_curve)
+    monkeypatch.setattr(compression_quality, "train_family", counted_family)
+    return counts
+
+
+def open_compression(app, corpora=("code", "emoji"), hf=(), **state):
+    """The page with small corpora and no HF lines unless asked (fast), state set before it runs."""
+    app.session_state["cp_corpora"] = list(corpora)
+    app.session_state["cp_hf"] = list(hf)
+    for key, value in state.items():
+        app.session_state[key] = value
+    return open_page(app, PAGE)
+
+
+def quality_rows(app):
+    frame = app.dataframe[1].value
+    return {(row["corpus"], row["tokenizer"].split(",")[0]): row for _, row in frame.iterrows()}
+
+
+def markdown_texts(app) -> list[str]:
+    return [m.value for m in app.markdown]
+
+
+def test_default_view_english_and_chinese_with_hf_lines(app, runs):
+    open_page(app, PAGE)
+    assert runs == {"ours": 2, "hf": 2 * 3 * 4}  # 2 corpora; 3 families at 500 ... 4,000
+    assert len(app.get("plotly_chart")) == 1
+    captions = [c.value for c in app.caption]
+    assert any(c.startswith("**English**: trained on the first 80%") for c in captions)
+    assert any("Chinese's line ends at" in c for c in captions)
+    assert any("hides up to" in c and "[UNK]" in c for c in captions)  # WordPiece on Chinese
+    rows = quality_rows(app)
+    assert {corpus for corpus, _ in rows} == {"English", "Chinese"}
+    assert rows[("English", "HF WordPiece")]["vocab size"] == 1_000
+
+
+def test_reference_points_equal_tiktoken_counts(app):
+    open_compression(app, corpora=("english",))
+    held_out = split_held_out(english_reference_corpus(), 0.2).held_out
+    rows = quality_rows(app)
+    for name, label in [("gpt2", "GPT-2"), ("cl100k_base", "cl100k_base (GPT-4)"),
+                        ("o200k_base", "o200k_base (GPT-4o)")]:
+        encoding = load_tokenizer(name).encoding
+        assert rows[("English", label)]["tokens"] == len(encoding.encode_ordinary(held_out))
+        assert rows[("English", label)]["vocab size"] == encoding.n_vocab
+
+
+def test_our_row_equals_a_separate_training_run(app):
+    """The quality table's 'ours at 500' is the first 244 merges of the page's one run; a fresh
+    run of exactly 244 merges must cut the held-out text into as many tokens. At 1,000 the code
+    sample has run out of pairs: the row says which size it reached."""
+    from tokenizer_core import bpe_model, corpus_from_text, train_bpe
+
+    open_compression(app, corpora=("code",), cp_compare=500)
+    split = split_held_out(sample_text("code"), 0.2)
+    fresh = bpe_model(train_bpe(corpus_from_text(split.train, "byte"), 500 - 256))
+    row = quality_rows(app)[("Code", "Ours: byte-level BPE")]
+    assert row["tokens"] == len(fresh.encode_ordinary_ids(split.held_out))
+    assert row["vocab size"] == 500
+    app.select_slider(key="cp_compare").set_value(1_000).run()
+    row = quality_rows(app)[("Code", "Ours: byte-level BPE")]
+    learned = len(train_bpe(corpus_from_text(split.train, "byte"), 1_000).merges)
+    assert row["tokenizer"] == f"Ours: byte-level BPE, {256 + learned:,} (asked for 1,000)"
+
+
+def test_view_widgets_never_retrain(app, runs):
+    open_compression(app, hf=("wordpiece",))
+    assert runs == {"ours": 2, "hf": 2 * 4}
+    app.segmented_control(key="cp_metric").set_value("bytes_per_token").run()
+    app.select_slider(key="cp_compare").set_value(2_000).run()
+    app.toggle(key="cp_train").set_value(True).run()
+    app.toggle(key="cp_ws").set_value(False).run()
+    app.segmented_control(key="cp_class_level").set_value("word").run()
+    app.text_input(key="cp_class_text").set_value("the dog sat").run()
+    assert not app.exception
+    assert runs == {"ours": 2, "hf": 2 * 4}
+    # A new training setting trains again, once per corpus; going back is cached.
+    app.select_slider(key="cp_vocab").set_value(2_000).run()
+    assert runs["ours"] == 4
+    app.select_slider(key="cp_vocab").set_value(4_000).run()
+    assert runs["ours"] == 4
+    app.slider(key="cp_held_out").set_value(30).run()
+    assert runs["ours"] == 6 and not app.exception
+
+
+def test_corpus_presets_each_draw_a_line(app):
+    open_compression(app, corpora=("code",))
+    app.pills(key="cp_corpora").set_value(["code", "emoji", "chinese"]).run()
+    assert not app.exception
+    captions = [c.value for c in app.caption]
+    for label in ("Code", "Emoji chat", "Chinese"):
+        assert any(c.startswith(f"**{label}**: trained on the first") for c in captions), label
+    assert {corpus for corpus, _ in quality_rows(app)} == {"Code", "Emoji chat", "Chinese"}
+    app.pills(key="cp_corpora").set_value([]).run()
+    assert any("Pick at least one corpus" in i.value for i in app.info)
+
+
+def test_tokens_per_word_needs_spaces(app):
+    open_compression(app, corpora=("chinese",), cp_metric="tokens_per_word")
+    assert any("needs text with spaces" in i.value for i in app.info)
+    assert not app.get("plotly_chart")
+
+
+def test_classroom_sentence_splits_as_in_the_lesson(app):
+    open_compression(app)
+    text = markdown_texts(app)
+    assert "**After 5 merges** · 13 tokens" in text
+    assert "**After 15 merges** · 6 tokens" in text
+    assert "**After 30 merges** · 4 tokens" in text
+    app.segmented_control(key="cp_class_level").set_value("word").run()
+    assert "**After 30 merges** · 6 tokens" in markdown_texts(app)
+
+
+def test_classroom_pieces_by_hand():
+    from ui.compression_sentences import classroom_tokens
+
+    pieces = {k: [t.piece for t in classroom_tokens("sentence", "the cat sat on the mat", k)]
+              for k in (5, 15, 30)}
+    assert len(pieces[5]) == 13
+    assert pieces[15] == ["the cat ", "sat o", "n", " the ", "m", "at"]
+    assert pieces[30] == ["the cat ", "sat on the ", "m", "at"]
+    unknown = classroom_tokens("sentence", "the zebra", 30)  # z and b never occur: <unk>
+    assert [t.piece for t in unknown if t.unknown] == ["<unk>", "<unk>"]
+
+
+def test_byte_level_rows_grow_then_reach_the_real_tokenizers(app):
+    open_compression(app, corpora=("code",))
+    app.text_input(key="cp_byte_text").set_value("def total(items): return sum(items)").run()
+    text = " ".join(markdown_texts(app))
+    assert "Ours, 500 vocab (244 merges on Code)" in text
+    assert "GPT-2, 50,257 vocab" in text and "o200k_base (GPT-4o), 200,019 vocab" in text
+    # The code sample runs out of pairs before 1,000: the page says so instead of a row.
+    assert any("**2,000 vocab**: not reached" in c.value for c in app.caption)
+
+
+def test_good_upload_becomes_a_corpus(app):
+    open_compression(app, corpora=("code",))
+    text = "The quick brown fox jumps over the lazy dog.\n" * 20
+    app.file_uploader(key="cp_upload").set_value(("fox.txt", text.encode(), "text/plain")).run()
+    assert not app.exception and not app.error
+    assert app.pills(key="cp_corpora").value == ["code", "upload"]
+    assert any(c.value.startswith("**Your text (fox.txt)**") for c in app.caption)
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"caf\xe9 au lait " * 40, "not UTF-8 text (byte 0xE9 at offset 3)"),
+        (b"x" * (MAX_CORPUS_BYTES + 1), f"corpora of up to {MAX_CORPUS_BYTES:,} bytes"),
+        (b"too short", "needs at least 200"),
+    ],
+)
+def test_bad_upload_keeps_the_page_and_says_why(app, runs, content, message):
+    open_compression(app, corpora=("code", "emoji"))
+    app.select_slider(key="cp_compare").set_value(500).run()
+    trained = dict(runs)
+    app.file_uploader(key="cp_upload").set_value(("bad.txt", content, "text/plain")).run()
+    assert any(message in e.value for e in app.error)
+    assert app.pills(key="cp_corpora").value == ["code", "emoji"]
+    assert app.select_slider(key="cp_compare").value == 500
+    assert "upload" not in app.pills(key="cp_corpora").options
+    assert runs == trained and not app.exception
+
+
+def test_choices_survive_a_visit_to_another_page(app, runs):
+    open_compression(app)
+    app.select_slider(key="cp_vocab").set_value(2_000).run()
+    app.select_slider(key="cp_compare").set_value(500).run()
+    app.pills(key="cp_corpora").set_value(["emoji"]).run()
+    app.segmented_control(key="cp_metric").set_value("tokens_per_word").run()
+    trained = dict(runs)
+    app.switch_page("pages/playground.py").run()
+    app.switch_page(PAGE).run()
+    assert app.select_slider(key="cp_vocab").value == 2_000
+    assert app.select_slider(key="cp_compare").value == 500
+    assert app.pills(key="cp_corpora").value == ["emoji"]
+    assert app.segmented_control(key="cp_metric").value == "tokens_per_word"
+    assert runs == trained and not app.exception
+
+
+# --- the pure builders behind the page ----------------------------------------------------------
+
+def small_frame():
+    """Our line (and its training part), an HF WordPiece line and GPT-2, on the English sample."""
+    from tokenizer_core.compression import compression_curve
+    from tokenizer_core.compression_quality import hf_lines
+    from tokenizer_core.metrics import text_stats
+    from ui.compression_frames import curve_frame, curve_rows, hf_rows, reference_rows
+
+    split = split_held_out(sample_text("english"), 0.2)
+    curve = compression_curve(split, 300)
+    rows = curve_rows("English", "english", curve, 20, (500,), train=True)
+    points = hf_lines("wordpiece", split.train, split.held_out, (400, 500))
+    rows += hf_rows("English", "english", "wordpiece", points, True)
+    gpt2 = len(load_tokenizer("gpt2").encoding.encode_ordinary(split.held_out))
+    stats = replace(text_stats(split.held_out, []), tokens=gpt2)
+    rows += reference_rows("English", "english", [("gpt2", 50_257, stats)], True)
+    return curve_frame(rows), curve, split
+
+
+def test_curve_frame_holds_every_point_of_every_line():
+    frame, curve, split = small_frame()
+    ours = frame[(frame.family == "ours") & (frame.kind == "held-out")]
+    assert ours.vocab_size.iloc[0] == 256 and ours.vocab_size.iloc[-1] == 556
+    assert 500 in set(ours.vocab_size)  # the sizes the HF lines use are always drawn
+    row = ours[ours.vocab_size == 500].iloc[0]
+    assert row.tokens == curve.held_out_tokens[244]
+    assert row.chars_per_token == pytest.approx(len(split.held_out) / row.tokens)
+    assert set(frame.kind) == {"held-out", "train", "reference"}
+    assert frame[frame.family == "gpt2"].vocab_size.tolist() == [50_257]
+
+
+def test_curve_figure_is_a_log_axis_chart_with_one_trace_per_line():
+    from ui.compression_charts import curve_figure
+
+    frame, _, _ = small_frame()
+    fig = curve_figure(frame, "bytes_per_token", {"english": "#0072B2"}, mark_vocab=500)
+    names = [trace.name for trace in fig.data]
+    assert names == ["Ours: byte-level BPE", "Ours, on its training part", "HF WordPiece", "GPT-2",
+                     "hides text in [UNK]"]  # WordPiece spells unseen words as [UNK]
+    assert fig.layout.xaxis.type == "log"
+    assert fig.layout.yaxis.title.text == "UTF-8 bytes per token"
+    assert fig.layout.annotations[0].x == pytest.approx(math.log10(500))  # log axis: log10(x)
+    assert all(trace.line.color == "#0072B2" for trace in fig.data if trace.mode == "lines")
+    with pytest.raises(ValueError, match="unknown measure"):
+        curve_figure(frame, "words_per_dollar", {})
+
+
+def test_quality_frame_keeps_fractions_and_the_views_show_percent():
+    from tokenizer_core.compression_quality import measure
+    from ui.compression_frames import percent_view, projector_view, quality_frame
+
+    q = measure(load_tokenizer("gpt2"), "the cat sat on the mat", {"the", "cat"})
+    frame = quality_frame([("English", "GPT-2, 50,257", q)])
+    assert frame["words kept whole"].iloc[0] == 1.0 and frame["round trip"].iloc[0] == "OK"
+    assert percent_view(frame)["words kept whole"].iloc[0] == 100.0
+    assert projector_view(frame).loc["GPT-2, 50,257", "words kept whole"] == "100%"
+    csv = frame.to_csv(index=False)
+    assert csv.splitlines()[0].startswith("tokenizer,corpus,vocab size,tokens,chars / token")

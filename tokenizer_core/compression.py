@@ -1,0 +1,289 @@
+"""Compression against vocabulary size from ONE training run: the first k merges are a tokenizer.
+
+What it adds:
+- `split_held_out`: train on the first part of a text, measure on the rest, cut at a paragraph or
+  line break;
+- `token_counts_by_merges`: how many tokens the first k learned merges need for a text, for
+  EVERY k from 0 to len(merges), from a single encoding pass over the text's distinct chunks;
+- `compression_curve`: byte-level BPE trained once on the training part, and those counts on
+  the held-out part (and on the training part, to show over-fitting);
+- `log_spaced`: vocabulary sizes spread evenly on a log axis, for sampling the curve.
+
+Why one pass is enough (subtle). Encoding a chunk with the first k merges (ByteLevelBPE.from_merges
+on merges[:k]) repeats "join the adjacent pair of lowest rank < k, the leftmost on ties" until no
+pair qualifies. Encoding with all merges runs the same loop without the "< k". The two runs make
+the same joins until the full run first picks a rank >= k: it picked the lowest rank present, so
+at that moment no pair of rank < k is left and the k-run stops there. So with r_1, r_2, ... the
+ranks of the full run's joins and m_j = max(r_1..r_j), the k-run makes exactly the joins with
+m_j < k, and tokens(k) = bytes - #{j : m_j < k}. Summed over distinct chunks (times their
+counts), that is a histogram over m_j and one running sum: exact counts for every k at the cost
+of one full encoding. (Usually r_j rises and m_j = r_j; it need not when one string is made by
+two merges, `ab+c` and `a+bc`, which is why the prefix maximum is used.)
+
+Leaves out: other tokenizers' numbers (compression_quality.py), charts and caching (the app).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections import Counter
+from dataclasses import dataclass
+from typing import Callable, Iterable, Sequence
+
+from .bpe_train import train_bpe
+from .bytelevel import ByteLevelBPE
+from .corpus import corpus_from_text
+from .metrics import TextStats, is_space_separated
+from .pretokenize import GPT2_PATTERN, regex_chunks, word_pieces
+
+Merge = tuple[bytes, bytes]
+PairRanks = dict[Merge, int]
+Progress = Callable[[int, int], None]
+BYTE_VOCAB = 256  # byte-level BPE starts from the 256 single bytes
+SPLIT_WINDOW = 40  # characters the held-out cut may move, at least, to find a break
+_SHORT = 48  # above this many bytes a chunk is joined with a heap (as merge.py does)
+
+
+# --- the held-out split ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HeldOutSplit:
+    """`train` is text[:cut] and `held_out` is text[cut:]; the cut sits at a paragraph or line
+    start when one is near, so no word is cut in two."""
+
+    train: str
+    held_out: str
+    cut: int
+
+    @property
+    def held_out_share(self) -> float:
+        return len(self.held_out) / (self.cut + len(self.held_out))
+
+    @property
+    def held_out_first_line(self) -> int:
+        """1-based number of the line where the held-out part begins."""
+        return self.train.count("\n") + 1
+
+
+def _nearest(text: str, target: int, separator: str, window: int) -> int | None:
+    """The offset just after the occurrence of `separator` whose end is nearest to target,
+    among those ending within `window` characters of it."""
+    best: int | None = None
+    found = text.find(separator, max(0, target - window - len(separator)))
+    while 0 <= found and found + len(separator) <= target + window:
+        end = found + len(separator)
+        if abs(end - target) <= window and (best is None or abs(end - target) < abs(best - target)):
+            best = end
+        found = text.find(separator, found + 1)
+    return best
+
+
+def split_held_out(text: str, held_out_share: float) -> HeldOutSplit:
+    """Train on the first (1 - share) of the text, hold out the rest.
+
+    The cut moves to the nearest paragraph break (a blank line) within 5% of the text's length
+    (at least 40 characters), else the nearest line break, else the nearest space, else stays
+    where the share puts it.
+    Both parts must hold some non-space text.
+    """
+    if not 0 < held_out_share < 1:
+        raise ValueError(f"held-out share must be between 0 and 1, got {held_out_share!r}")
+    target = round(len(text) * (1 - held_out_share))
+    window = max(SPLIT_WINDOW, len(text) // 20)
+    cut = target
+    for separator in ("\n\n", "\n", " "):
+        found = _nearest(text, target, separator, window)
+        if found is not None:
+            cut = found
+            break
+    train, held_out = text[:cut], text[cut:]
+    if not train.strip() or not held_out.strip():
+        raise ValueError(
+            f"a text of {len(text):,} characters is too short to split into a training part "
+            f"and a held-out part of {held_out_share:.0%}; give a longer text"
+        )
+    return HeldOutSplit(train, held_out, cut)
+
+
+# --- tokens for every k, in one pass --------------------------------------------------------
+
+
+def pair_ranks(merges: Sequence[Merge]) -> PairRanks:
+    """Each learned pair's rank: its first place in `merges` (ByteLevelBPE.from_merges's rule)."""
+    ranks: PairRanks = {}
+    for rank, pair in enumerate(merges):
+        ranks.setdefault(pair, rank)
+    return ranks
+
+
+def join_ranks(chunk: bytes, ranks: PairRanks) -> list[int]:
+    """The rank of each join, in order, when all merges encode `chunk` (lowest rank first,
+    leftmost on ties: merge.py's rule)."""
+    if len(chunk) <= _SHORT:
+        return _join_ranks_short(chunk, ranks)
+    return _join_ranks_long(chunk, ranks)
+
+
+def _join_ranks_short(chunk: bytes, ranks: PairRanks) -> list[int]:
+    parts = [chunk[i : i + 1] for i in range(len(chunk))]
+    none = math.inf
+    get = ranks.get
+    pair_rank = [get((parts[i], parts[i + 1]), none) for i in range(len(parts) - 1)]
+    done: list[int] = []
+    while pair_rank:
+        best = min(pair_rank)
+        if best == none:
+            break
+        i = pair_rank.index(best)  # the leftmost of the lowest
+        done.append(best)  # type: ignore[arg-type]
+        parts[i : i + 2] = [parts[i] + parts[i + 1]]
+        del pair_rank[i]
+        if i < len(pair_rank):
+            pair_rank[i] = get((parts[i], parts[i + 1]), none)
+        if i > 0:
+            pair_rank[i - 1] = get((parts[i - 1], parts[i]), none)
+    return done
+
+
+def _join_ranks_long(chunk: bytes, ranks: PairRanks) -> list[int]:
+    """The same rule with a heap over a linked list of parts (merge._merge_long's scheme)."""
+    n = len(chunk)
+    part: dict[int, bytes] = {i: chunk[i : i + 1] for i in range(n)}  # keyed by start index
+    nxt = list(range(1, n + 1))
+    prv = list(range(-1, n - 1))
+    heap: list[tuple[int, int, int, int]] = []
+
+    def push(left: int) -> None:
+        right = nxt[left]
+        if right < n:
+            rank = ranks.get((part[left], part[right]))
+            if rank is not None:
+                heapq.heappush(heap, (rank, left, right, nxt[right]))
+
+    for i in range(n - 1):
+        push(i)
+    done: list[int] = []
+    while heap:
+        rank, left, right, right_end = heapq.heappop(heap)
+        if left not in part or nxt[left] != right or nxt[right] != right_end:
+            continue  # stale: one of the two parts was joined since this entry was pushed
+        done.append(rank)
+        part[left] += part.pop(right)
+        nxt[left] = nxt[right]
+        if nxt[left] < n:
+            prv[nxt[left]] = left
+        push(left)
+        if prv[left] >= 0:
+            push(prv[left])
+    return done
+
+
+def token_counts_by_merges(
+    merges: Sequence[Merge], text: str, pat_str: str = GPT2_PATTERN
+) -> list[int]:
+    """counts[k] = tokens that ByteLevelBPE.from_merges(merges[:k]) gives for `text`, for every
+    k from 0 to len(merges). One encoding of each distinct chunk (see the module docstring)."""
+    ranks = pair_ranks(merges)
+    saved = [0] * (len(merges) + 1)  # saved[m]: joins whose prefix-max rank is m
+    total = 0
+    for chunk, count in Counter(regex_chunks(text, pat_str)).items():
+        data = chunk.encode("utf-8")
+        total += len(data) * count
+        highest = -1
+        for rank in join_ranks(data, ranks):
+            if rank > highest:
+                highest = rank
+            saved[highest] += count
+    counts = [total]
+    for k in range(len(merges)):
+        counts.append(counts[-1] - saved[k])
+    return counts
+
+
+# --- the curve ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CompressionCurve:
+    """One byte-level BPE training run, read at every k.
+
+    `held_out_tokens[k]` and `train_tokens[k]` are the tokens the first k merges need for each
+    part. The vocabulary after k merges has BYTE_VOCAB + k tokens (no special tokens).
+    """
+
+    merges: tuple[Merge, ...]
+    held_out_tokens: tuple[int, ...]
+    train_tokens: tuple[int, ...]
+    held_out: TextStats  # characters, bytes, words of the held-out part (tokens: with all merges)
+    train: TextStats
+    space_separated: bool
+    stop_reason: str
+    requested_merges: int
+    pat_str: str = GPT2_PATTERN
+
+    @property
+    def learned_merges(self) -> int:
+        return len(self.merges)
+
+    def at(self, k: int, part: str = "held_out") -> TextStats:
+        """Counts for the first k merges on the held-out part (or part="train")."""
+        if not 0 <= k <= len(self.merges):
+            raise ValueError(f"k must be between 0 and {len(self.merges)} learned merges, got {k}")
+        if part == "train":
+            base, tokens = self.train, self.train_tokens
+        else:
+            base, tokens = self.held_out, self.held_out_tokens
+        return TextStats(tokens[k], base.characters, base.utf8_bytes, base.words)
+
+    def tokenizer(self, k: int, name: str | None = None) -> ByteLevelBPE:
+        """The tokenizer made of the first k merges."""
+        if not 0 <= k <= len(self.merges):
+            raise ValueError(f"k must be between 0 and {len(self.merges)} learned merges, got {k}")
+        return ByteLevelBPE.from_merges(
+            name or f"ours ({BYTE_VOCAB + k:,} vocab)", self.merges[:k], self.pat_str
+        )
+
+
+def _stats(text: str, tokens: int) -> TextStats:
+    return TextStats(tokens, len(text), len(text.encode("utf-8")), len(word_pieces(text)))
+
+
+def compression_curve(
+    split: HeldOutSplit,
+    max_merges: int,
+    pat_str: str = GPT2_PATTERN,
+    progress: Progress | None = None,
+) -> CompressionCurve:
+    """Train byte-level BPE on split.train up to max_merges (it may stop earlier when no pair is
+    left), then count tokens on both parts for every k. `progress(done, total)` is train_bpe's."""
+    corpus = corpus_from_text(split.train, "byte", pat_str)
+    training = train_bpe(corpus, max_merges, progress=progress)
+    merges = tuple(training.merges)  # type: ignore[arg-type]
+    held_out = token_counts_by_merges(merges, split.held_out, pat_str)
+    train = token_counts_by_merges(merges, split.train, pat_str)
+    return CompressionCurve(
+        merges=merges,
+        held_out_tokens=tuple(held_out),
+        train_tokens=tuple(train),
+        held_out=_stats(split.held_out, held_out[-1]),
+        train=_stats(split.train, train[-1]),
+        space_separated=is_space_separated(split.held_out),
+        stop_reason=training.stop_reason,
+        requested_merges=max_merges,
+        pat_str=pat_str,
+    )
+
+
+def log_spaced(low: int, high: int, points: int, include: Iterable[int] = ()) -> list[int]:
+    """About `points` whole numbers from low to high (both kept), evenly spaced on a log axis,
+    plus every value of `include` inside [low, high]; sorted, no repeats."""
+    if not 1 <= low <= high:
+        raise ValueError(f"need 1 <= low <= high, got low={low}, high={high}")
+    if points < 2:
+        raise ValueError(f"need at least 2 points, got {points}")
+    step = math.log(high / low) / (points - 1)
+    values = {round(low * math.exp(step * i)) for i in range(points)}
+    values |= {low, high} | {v for v in include if low <= v <= high}
+    return sorted(values)
