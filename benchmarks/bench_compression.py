@@ -34,10 +34,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tokenizer_core import corpus_from_text, train_bpe  # noqa: E402
 from tokenizer_core.compression import (  # noqa: E402
-    BYTE_VOCAB, compression_curve, log_spaced, split_held_out, token_counts_by_merges,
+    BYTE_VOCAB,
+    compression_curve,
+    log_spaced,
+    split_held_out,
 )
 from tokenizer_core.compression_quality import hf_lines, measure  # noqa: E402
 from tokenizer_core.metrics import word_set  # noqa: E402
+from tokenizer_core.prefix import token_counts_by_merges  # noqa: E402
 from tokenizer_core.registry import load_tokenizer  # noqa: E402
 from tokenizer_core.samples import english_reference_corpus  # noqa: E402
 

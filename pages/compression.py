@@ -9,12 +9,22 @@ from ui import compression_compute as compute
 from ui.compression_corpora import corpora_ui
 from ui.compression_frames import METRICS, curve_rows, hf_rows, reference_rows, unk_notes
 from ui.compression_limits import (
-    CURVE_POINTS, HELD_OUT_PCT_MAX, HELD_OUT_PCT_MIN, HELD_OUT_PCT_STEP, HF_SIZES, KEEP,
+    CURVE_POINTS,
+    HELD_OUT_PCT_MAX,
+    HELD_OUT_PCT_MIN,
+    HELD_OUT_PCT_STEP,
+    HF_SIZES,
+    KEEP,
     VOCAB_CHOICES,
 )
 from ui.compression_sentences import byte_level_tab, classroom_view
 from ui.compression_view import (
-    describe_split, doubling_section, draw_chart, init_state, quality_section, stop_notes,
+    describe_split,
+    doubling_section,
+    draw_chart,
+    init_state,
+    quality_section,
+    stop_notes,
 )
 from ui.shell import ensure_routed, presentation_mode
 

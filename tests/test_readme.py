@@ -2,20 +2,38 @@
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
-import tokenizer_core.bounds as core_bounds
-import ui.limits as app_limits
-
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-
-
-def _constants(module) -> dict[str, int]:
-    return {name: value for name, value in vars(module).items() if name.isupper() and isinstance(value, int)}
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+LIMIT_MODULES = ["tokenizer_core.bounds"] + sorted(
+    f"ui.{p.stem}" for p in (ROOT / "ui").glob("*limits.py")
+)
 
 
-def test_every_bound_appears_in_the_readme_with_its_value():
+def _bounds_rows() -> list[str]:
     section = README.split("## Bounds", 1)[1].split("\n## ", 1)[0]
-    for module in (app_limits, core_bounds):
-        for name, value in _constants(module).items():
-            assert f"{value:,}" in section, f"{module.__name__}.{name} = {value:,} is not in README's Bounds"
+    return [line for line in section.splitlines() if line.startswith("|")]
+
+
+def _shown(value: object) -> list[str]:
+    if isinstance(value, tuple):
+        return [f"{value[0]:,}", f"{value[-1]:,}"]
+    return [f"{value:,}"]
+
+
+def test_every_limit_is_a_row_with_its_value():
+    rows = _bounds_rows()
+    for module_name in LIMIT_MODULES:
+        module = importlib.import_module(module_name)
+        path = module_name.replace(".", "/") + ".py"
+        for name, value in vars(module).items():
+            if not name.isupper() or isinstance(value, (str, bool)):
+                continue
+            matching = [row for row in rows if f"`{name}`" in row]
+            assert matching, f"{path}: {name} has no row in README's Bounds table"
+            # a name used in two modules (MAX_MERGES, MAX_UPLOAD_BYTES) must match one of its rows
+            assert any(all(v in row for v in _shown(value)) for row in matching), (
+                f"{path}: {name} = {value!r}, but README's row says otherwise"
+            )

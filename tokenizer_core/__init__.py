@@ -11,14 +11,19 @@ from .corpus import Corpus, Level, corpus_from_counts, corpus_from_text
 from .interface import Tokenizer
 from .modelfile import bpe_from_json, bpe_model, training_to_json
 from .pretokenize import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN, PATTERNS, WORD_END
+from .reference import HFTokenizer, TiktokenTokenizer, tiktoken_tokenizer, train_hf
 from .registry import NAMES, core_tokenizer, load_tokenizer
 from .render import RenderOptions, render_tokens
-from .reference import HFTokenizer, TiktokenTokenizer, tiktoken_tokenizer, train_hf
 from .textbook import textbook_train
 from .tokens import Token, display_bytes, tokens_from_bytes
 from .trace import Candidate, EncodeStep, MergeStep
 from .wordpiece import WordPieceTokenizer, wordpiece_from_json
-from .wordpiece_train import WordPieceTraining, textbook_wordpiece, train_wordpiece, wordpiece_corpus
+from .wordpiece_train import (
+    WordPieceTraining,
+    textbook_wordpiece,
+    train_wordpiece,
+    wordpiece_corpus,
+)
 
 __all__ = [
     "BPETraining", "ByteLevelBPE", "CL100K_PATTERN", "Candidate", "CharLevelBPE", "Corpus",

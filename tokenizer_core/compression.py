@@ -3,46 +3,31 @@
 What it adds:
 - `split_held_out`: train on the first part of a text, measure on the rest, cut at a paragraph or
   line break;
-- `token_counts_by_merges`: how many tokens the first k learned merges need for a text, for
-  EVERY k from 0 to len(merges), from a single encoding pass over the text's distinct chunks;
-- `compression_curve`: byte-level BPE trained once on the training part, and those counts on
-  the held-out part (and on the training part, to show over-fitting);
+- `compression_curve`: byte-level BPE trained once on the training part, and the tokens the
+  first k merges need on the held-out part (and on the training part, to show over-fitting)
+  for EVERY k, from one encoding pass (prefix.token_counts_by_merges explains why that is exact);
 - `log_spaced`: vocabulary sizes spread evenly on a log axis, for sampling the curve.
-
-Why one pass is enough (subtle). Encoding a chunk with the first k merges (ByteLevelBPE.from_merges
-on merges[:k]) repeats "join the adjacent pair of lowest rank < k, the leftmost on ties" until no
-pair qualifies. Encoding with all merges runs the same loop without the "< k". The two runs make
-the same joins until the full run first picks a rank >= k: it picked the lowest rank present, so
-at that moment no pair of rank < k is left and the k-run stops there. So with r_1, r_2, ... the
-ranks of the full run's joins and m_j = max(r_1..r_j), the k-run makes exactly the joins with
-m_j < k, and tokens(k) = bytes - #{j : m_j < k}. Summed over distinct chunks (times their
-counts), that is a histogram over m_j and one running sum: exact counts for every k at the cost
-of one full encoding. (Usually r_j rises and m_j = r_j; it need not when one string is made by
-two merges, `ab+c` and `a+bc`, which is why the prefix maximum is used.)
 
 Leaves out: other tokenizers' numbers (compression_quality.py), charts and caching (the app).
 """
 
 from __future__ import annotations
 
-import heapq
 import math
-from collections import Counter
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable
 
 from .bpe_train import train_bpe
 from .bytelevel import ByteLevelBPE
 from .corpus import corpus_from_text
 from .metrics import TextStats, is_space_separated
-from .pretokenize import GPT2_PATTERN, regex_chunks, word_pieces
+from .prefix import token_counts_by_merges
+from .pretokenize import GPT2_PATTERN, word_pieces
 
 Merge = tuple[bytes, bytes]
-PairRanks = dict[Merge, int]
 Progress = Callable[[int, int], None]
 BYTE_VOCAB = 256  # byte-level BPE starts from the 256 single bytes
 SPLIT_WINDOW = 40  # characters the held-out cut may move, at least, to find a break
-_SHORT = 48  # above this many bytes a chunk is joined with a heap (as merge.py does)
 
 
 # --- the held-out split ---------------------------------------------------------------------
@@ -105,101 +90,6 @@ def split_held_out(text: str, held_out_share: float) -> HeldOutSplit:
             f"and a held-out part of {held_out_share:.0%}; give a longer text"
         )
     return HeldOutSplit(train, held_out, cut)
-
-
-# --- tokens for every k, in one pass --------------------------------------------------------
-
-
-def pair_ranks(merges: Sequence[Merge]) -> PairRanks:
-    """Each learned pair's rank: its first place in `merges` (ByteLevelBPE.from_merges's rule)."""
-    ranks: PairRanks = {}
-    for rank, pair in enumerate(merges):
-        ranks.setdefault(pair, rank)
-    return ranks
-
-
-def join_ranks(chunk: bytes, ranks: PairRanks) -> list[int]:
-    """The rank of each join, in order, when all merges encode `chunk` (lowest rank first,
-    leftmost on ties: merge.py's rule)."""
-    if len(chunk) <= _SHORT:
-        return _join_ranks_short(chunk, ranks)
-    return _join_ranks_long(chunk, ranks)
-
-
-def _join_ranks_short(chunk: bytes, ranks: PairRanks) -> list[int]:
-    parts = [chunk[i : i + 1] for i in range(len(chunk))]
-    none = math.inf
-    get = ranks.get
-    pair_rank = [get((parts[i], parts[i + 1]), none) for i in range(len(parts) - 1)]
-    done: list[int] = []
-    while pair_rank:
-        best = min(pair_rank)
-        if best == none:
-            break
-        i = pair_rank.index(best)  # the leftmost of the lowest
-        done.append(best)  # type: ignore[arg-type]
-        parts[i : i + 2] = [parts[i] + parts[i + 1]]
-        del pair_rank[i]
-        if i < len(pair_rank):
-            pair_rank[i] = get((parts[i], parts[i + 1]), none)
-        if i > 0:
-            pair_rank[i - 1] = get((parts[i - 1], parts[i]), none)
-    return done
-
-
-def _join_ranks_long(chunk: bytes, ranks: PairRanks) -> list[int]:
-    """The same rule with a heap over a linked list of parts (merge._merge_long's scheme)."""
-    n = len(chunk)
-    part: dict[int, bytes] = {i: chunk[i : i + 1] for i in range(n)}  # keyed by start index
-    nxt = list(range(1, n + 1))
-    prv = list(range(-1, n - 1))
-    heap: list[tuple[int, int, int, int]] = []
-
-    def push(left: int) -> None:
-        right = nxt[left]
-        if right < n:
-            rank = ranks.get((part[left], part[right]))
-            if rank is not None:
-                heapq.heappush(heap, (rank, left, right, nxt[right]))
-
-    for i in range(n - 1):
-        push(i)
-    done: list[int] = []
-    while heap:
-        rank, left, right, right_end = heapq.heappop(heap)
-        if left not in part or nxt[left] != right or nxt[right] != right_end:
-            continue  # stale: one of the two parts was joined since this entry was pushed
-        done.append(rank)
-        part[left] += part.pop(right)
-        nxt[left] = nxt[right]
-        if nxt[left] < n:
-            prv[nxt[left]] = left
-        push(left)
-        if prv[left] >= 0:
-            push(prv[left])
-    return done
-
-
-def token_counts_by_merges(
-    merges: Sequence[Merge], text: str, pat_str: str = GPT2_PATTERN
-) -> list[int]:
-    """counts[k] = tokens that ByteLevelBPE.from_merges(merges[:k]) gives for `text`, for every
-    k from 0 to len(merges). One encoding of each distinct chunk (see the module docstring)."""
-    ranks = pair_ranks(merges)
-    saved = [0] * (len(merges) + 1)  # saved[m]: joins whose prefix-max rank is m
-    total = 0
-    for chunk, count in Counter(regex_chunks(text, pat_str)).items():
-        data = chunk.encode("utf-8")
-        total += len(data) * count
-        highest = -1
-        for rank in join_ranks(data, ranks):
-            if rank > highest:
-                highest = rank
-            saved[highest] += count
-    counts = [total]
-    for k in range(len(merges)):
-        counts.append(counts[-1] - saved[k])
-    return counts
 
 
 # --- the curve ------------------------------------------------------------------------------

@@ -16,7 +16,14 @@ from dataclasses import dataclass
 from typing import Literal, Mapping, Sequence, Union
 
 from .interface import split_on_special
-from .pretokenize import GPT2_PATTERN, WORD_END, line_pieces, regex_chunks, word_pieces, word_symbols
+from .pretokenize import (
+    GPT2_PATTERN,
+    WORD_END,
+    line_pieces,
+    regex_chunks,
+    word_pieces,
+    word_symbols,
+)
 
 Level = Literal["word", "sentence", "byte"]
 LEVELS: tuple[Level, ...] = ("word", "sentence", "byte")

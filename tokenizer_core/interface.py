@@ -13,7 +13,6 @@ Leaves out: how each tokenizer encodes (its own module) and rendering (render.py
 from __future__ import annotations
 
 import re
-
 from typing import (
     AbstractSet,
     Callable,

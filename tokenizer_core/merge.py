@@ -10,6 +10,7 @@ Versions of the same rule:
 - `merge_traced`: the obviously-right loop, one record per join, for replays and as the oracle;
 - `merge_spans` on short pieces: a list of pair ranks updated around each join;
 - `merge_spans` on long pieces: a heap over a linked list, so a 20,000-digit run stays fast;
+- `join_ranks`: either of those, reporting the rank of each join in order (prefix.py uses it);
 - `byte_pair_boundaries`: tiktoken's case (rank of the joined bytes) on short pieces, with the
   parts kept as boundaries into the bytes, so a join costs a slice and a lookup, no calls.
 
@@ -55,7 +56,19 @@ def merge_spans(parts: Sequence[S], rank_of: RankOf) -> list[tuple[int, int]]:
     return _merge_long(parts, rank_of)
 
 
-def _merge_short(parts: Sequence[S], rank_of: RankOf) -> list[tuple[int, int]]:
+def join_ranks(parts: Sequence[S], rank_of: RankOf) -> list[int]:
+    """The rank of every join the rule makes on `parts`, in the order it makes them."""
+    record: list[int] = []
+    if len(parts) <= _SHORT:
+        _merge_short(parts, rank_of, record)
+    else:
+        _merge_long(parts, rank_of, record)
+    return record
+
+
+def _merge_short(
+    parts: Sequence[S], rank_of: RankOf, record: list[int] | None = None
+) -> list[tuple[int, int]]:
     spans = [(i, i + 1) for i in range(len(parts))]
     symbols = list(parts)
 
@@ -69,6 +82,8 @@ def _merge_short(parts: Sequence[S], rank_of: RankOf) -> list[tuple[int, int]]:
         if best == _NO_RANK:
             break
         i = ranks.index(best)
+        if record is not None:
+            record.append(best)  # type: ignore[arg-type]
         symbols[i : i + 2] = [symbols[i] + symbols[i + 1]]
         spans[i : i + 2] = [(spans[i][0], spans[i + 1][1])]
         del ranks[i]
@@ -79,7 +94,9 @@ def _merge_short(parts: Sequence[S], rank_of: RankOf) -> list[tuple[int, int]]:
     return spans
 
 
-def _merge_long(parts: Sequence[S], rank_of: RankOf) -> list[tuple[int, int]]:
+def _merge_long(
+    parts: Sequence[S], rank_of: RankOf, record: list[int] | None = None
+) -> list[tuple[int, int]]:
     """Same rule with a heap of (rank, left start) and a linked list of parts.
 
     A heap entry names both parts by where they start and where the right one ends. Parts only
@@ -102,9 +119,11 @@ def _merge_long(parts: Sequence[S], rank_of: RankOf) -> list[tuple[int, int]]:
     for i in range(n - 1):
         push(i)
     while heap:
-        _, left, right, right_end = heapq.heappop(heap)
+        rank, left, right, right_end = heapq.heappop(heap)
         if left not in symbol or nxt[left] != right or nxt[right] != right_end:
             continue  # stale: one of the two parts was joined since this entry was pushed
+        if record is not None:
+            record.append(rank)
         symbol[left] = symbol[left] + symbol.pop(right)
         nxt[left] = nxt[right]
         if nxt[left] < n:

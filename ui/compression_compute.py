@@ -15,8 +15,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from tokenizer_core import Tokenizer
-from tokenizer_core import compression
+from tokenizer_core import Tokenizer, compression
 from tokenizer_core.compression import BYTE_VOCAB, CompressionCurve, HeldOutSplit, split_held_out
 from tokenizer_core.compression_quality import HFFamily, HFPoint, Quality, hf_lines, measure
 from tokenizer_core.metrics import TextStats, text_stats, word_set

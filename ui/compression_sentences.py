@@ -14,7 +14,12 @@ import regex
 import streamlit as st
 
 from tokenizer_core import (
-    CharLevelBPE, RenderOptions, Token, corpus_from_text, render_tokens, train_bpe,
+    CharLevelBPE,
+    RenderOptions,
+    Token,
+    corpus_from_text,
+    render_tokens,
+    train_bpe,
 )
 from tokenizer_core.compression import BYTE_VOCAB, CompressionCurve
 from tokenizer_core.samples import load_preset

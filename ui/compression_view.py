@@ -16,8 +16,14 @@ from . import compression_compute as compute
 from .compression_charts import curve_figure
 from .compression_corpora import COLORS, DEFAULT_CORPORA, CorpusChoice
 from .compression_frames import (
-    FAMILY_LABELS, PERCENT_COLUMNS, QUALITY_HELP, curve_frame, doubling_frame, percent_view,
-    projector_view, quality_frame,
+    FAMILY_LABELS,
+    PERCENT_COLUMNS,
+    QUALITY_HELP,
+    curve_frame,
+    doubling_frame,
+    percent_view,
+    projector_view,
+    quality_frame,
 )
 from .compression_limits import DEFAULT_HELD_OUT_PCT, DEFAULT_VOCAB, HF_SIZES
 from .compression_sentences import CLASSROOM_SENTENCE

@@ -16,8 +16,8 @@ from tokenizer_core.wordpiece import WordPieceTokenizer, bert_pieces
 from . import steps_data as data
 from .safe_text import literal
 from .steps_charts import race_figure
-from .steps_replay import LADDER_CSS
 from .steps_limits import MAX_COMPARE_MERGES, MAX_WORDPIECE_TEXT_CHARS, MAX_WORDPIECE_VOCAB
+from .steps_replay import LADDER_CSS
 from .steps_source import Source
 from .steps_tables import race_candidates_frame, race_frame
 

@@ -19,9 +19,9 @@ import streamlit as st
 from tokenizer_core import ByteLevelBPE, Corpus, bpe_model, train_bpe
 from tokenizer_core.bpe_model import CharLevelBPE
 from tokenizer_core.corpus import Level
+from tokenizer_core.prefix import model_with_first, training_token_counts
 from tokenizer_core.registry import core_tokenizer
 from tokenizer_core.steps_lesson import Lesson, build_lesson
-from tokenizer_core.steps_prefix import model_with_first, training_prefix_counts
 from tokenizer_core.steps_wordpiece import RaceView, race_steps
 from tokenizer_core.wordpiece import WordPieceTokenizer
 from tokenizer_core.wordpiece_train import train_wordpiece, wordpiece_corpus
@@ -71,7 +71,7 @@ def model_at(key: str, level: Level, merges: int, tie_break: str, k: int, _raw: 
 def prefix_counts(key: str, level: Level, merges: int, tie_break: str, text: str,
                   _raw: Raw) -> list[int]:
     """Token count of `text` with the first k merges, k = 0..all (ValueError: unseen character)."""
-    return training_prefix_counts(lesson_of(key, level, merges, tie_break, _raw).training, text)
+    return training_token_counts(lesson_of(key, level, merges, tie_break, _raw).training, text)
 
 
 @st.cache_resource(show_spinner="Loading GPT-2's ranks…")

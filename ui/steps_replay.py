@@ -17,11 +17,11 @@ from tokenizer_core.steps_replay import PieceReplay, Replay, replay
 from tokenizer_core.tokens import show_whitespace
 
 from . import catalog
-from .safe_text import literal
 from . import steps_data as data
+from .safe_text import literal
 from .steps_charts import prefix_figure
-from .steps_player import shown
 from .steps_limits import MAX_PREFIX_TEXT_CHARS, MAX_REPLAY_CHARS
+from .steps_player import shown
 from .steps_source import Source, default_replay_text
 from .steps_tables import prefix_frame
 

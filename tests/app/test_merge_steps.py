@@ -13,9 +13,9 @@ import re
 import pytest
 
 from tokenizer_core import corpus_from_counts, corpus_from_text, textbook_train, train_bpe
+from tokenizer_core.prefix import model_with_first
 from tokenizer_core.registry import load_tokenizer
 from tokenizer_core.samples import load_preset
-from tokenizer_core.steps_prefix import model_with_first
 from tokenizer_core.textbook import textbook_train as textbook_function
 from ui.steps_limits import MAX_CORPUS_CHARS, MAX_MERGES
 

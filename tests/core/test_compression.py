@@ -9,20 +9,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tokenizer_core import ByteLevelBPE, bpe_model, corpus_from_text, train_bpe
-from tokenizer_core.compression import (
-    BYTE_VOCAB,
-    _join_ranks_long,
-    _join_ranks_short,
-    compression_curve,
-    join_ranks,
-    log_spaced,
-    pair_ranks,
-    split_held_out,
-    token_counts_by_merges,
-)
+from tokenizer_core.compression import BYTE_VOCAB, compression_curve, log_spaced, split_held_out
+from tokenizer_core.merge import _merge_long, _merge_short, join_ranks
+from tokenizer_core.prefix import pair_ranks, token_counts_by_merges
 from tokenizer_core.samples import sample_text
 
 from .classroom import TEN_SENTENCES
+
+
+def ranks_of_joins(chunk: bytes, merges) -> list[int]:
+    ranks = pair_ranks(merges)
+    return join_ranks([chunk[i : i + 1] for i in range(len(chunk))], lambda a, b: ranks.get((a, b)))
 
 
 def encoded_count(merges, text: str) -> int:
@@ -111,7 +108,7 @@ def test_one_string_made_by_two_merges_uses_the_prefix_maximum():
     joins of rank < 4 (two) would wrongly say 2. The prefix maximum (0, 4, 4) says 3."""
     a, b, c, x = b"a", b"b", b"c", b"x"
     merges = [(b, c), (a, b), (a + b, c), (x, a + b + c), (a, b + c)]
-    assert join_ranks(b"xabc", pair_ranks(merges)) == [0, 4, 3]
+    assert ranks_of_joins(b"xabc", merges) == [0, 4, 3]
     assert token_counts_by_merges(merges, "xabc") == [4, 3, 3, 3, 3, 1]
     for text in ["xabc", "abc xabc", "xbc", "xabcabc", "ab cxabc"]:
         counts = token_counts_by_merges(merges, text)
@@ -132,14 +129,18 @@ def test_heap_and_list_join_in_the_same_order(data):
     merges = train_bpe(corpus_from_text("ab" * 40 + "ba" * 30 + "aab" * 20, "byte"), 60).merges
     ranks = pair_ranks(merges)  # type: ignore[arg-type]
     chunk = bytes(b % 2 + 97 for b in data)  # only a and b, so merges keep firing
-    assert _join_ranks_long(chunk, ranks) == _join_ranks_short(chunk, ranks)
+    parts = [chunk[i : i + 1] for i in range(len(chunk))]
+    short, long = [], []
+    _merge_short(parts, lambda a, b: ranks.get((a, b)), short)
+    _merge_long(parts, lambda a, b: ranks.get((a, b)), long)
+    assert short == long
 
 
 def test_join_ranks_by_hand():
     merges = [(b"a", b"a"), (b"aa", b"a")]
-    assert join_ranks(b"aaaa", pair_ranks(merges)) == [0, 0]  # aa aa, and (aa, a) never forms
-    assert join_ranks(b"aaa", pair_ranks(merges)) == [0, 1]  # aa a -> aaa
-    assert join_ranks(b"ba", pair_ranks(merges)) == []
+    assert ranks_of_joins(b"aaaa", merges) == [0, 0]  # aa aa, and (aa, a) never forms
+    assert ranks_of_joins(b"aaa", merges) == [0, 1]  # aa a -> aaa
+    assert ranks_of_joins(b"ba", merges) == []
 
 
 # --- the curve record ---------------------------------------------------------------------------

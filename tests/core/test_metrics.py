@@ -9,7 +9,13 @@ import pytest
 from tokenizer_core import corpus_from_counts, train_bpe
 from tokenizer_core.boundaries import byte_spans, disagreements
 from tokenizer_core.bpe_model import CharLevelBPE
-from tokenizer_core.metrics import normalized_entropy, round_trip, text_stats, unk_rate, usage_entropy
+from tokenizer_core.metrics import (
+    normalized_entropy,
+    round_trip,
+    text_stats,
+    unk_rate,
+    usage_entropy,
+)
 from tokenizer_core.modelfile import bpe_model
 from tokenizer_core.registry import core_tokenizer, load_tokenizer
 

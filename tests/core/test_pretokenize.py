@@ -6,10 +6,10 @@ import ast
 import inspect
 import textwrap
 
+import tiktoken_ext.openai_public as openai_public
 from hypothesis import given
 from hypothesis import strategies as st
 
-import tiktoken_ext.openai_public as openai_public
 from tokenizer_core.pretokenize import PATTERNS, line_pieces, regex_pieces, word_pieces
 
 

@@ -8,14 +8,14 @@ from hypothesis import strategies as st
 
 from tokenizer_core import bpe_model, corpus_from_counts, corpus_from_text, train_bpe
 from tokenizer_core.merge import merge_traced
+from tokenizer_core.prefix import (
+    counts_by_merges,
+    model_with_first,
+    pair_ranks,
+    training_token_counts,
+)
 from tokenizer_core.registry import core_tokenizer, load_tokenizer
 from tokenizer_core.samples import sample_text
-from tokenizer_core.steps_prefix import (
-    model_with_first,
-    prefix_counts,
-    rank_rule,
-    training_prefix_counts,
-)
 from tokenizer_core.steps_replay import replay
 
 from .classroom import LOW_NEWEST, TEN_SENTENCES
@@ -94,24 +94,24 @@ CASES = list(prefix_cases())
 @pytest.mark.parametrize("name, corpus, text, merges", CASES, ids=[c[0] for c in CASES])
 def test_prefix_counts_equal_the_truncated_encoder_at_every_k(name, corpus, text, merges):
     training = train_bpe(corpus, merges)
-    counts = training_prefix_counts(training, text)
+    counts = training_token_counts(training, text)
     assert len(counts) == len(training.merges) + 1
     for k in range(len(training.merges) + 1):
         assert counts[k] == len(model_with_first(training, k).encode(text)), k
     assert model_with_first(training, len(training.merges)).encode(text) == bpe_model(training).encode(text)
 
 
-def test_ranks_that_go_down_are_counted_the_slow_way():
+def test_ranks_that_go_down_count_by_their_running_maximum():
     ranks = {("a", "b"): 5, ("ab", "c"): 1}  # not learned merges: (ab, c) ranks before ab exists
     rule = lambda a, b: ranks.get((a, b))  # noqa: E731
-    counts = prefix_counts([(("a", "b", "c"), 2)], rule, 7)
+    counts = counts_by_merges([(("a", "b", "c"), 2)], rule, 7)
     cut = lambda k: lambda a, b: r if (r := rule(a, b)) is not None and r < k else None  # noqa: E731
     assert counts == [2 * len(merge_traced(("a", "b", "c"), cut(k))[0]) for k in range(8)]
     assert counts == [6, 6, 6, 6, 6, 6, 2, 2]
 
 
 def test_rank_rule_keeps_the_first_rank():
-    assert rank_rule([("a", "b"), ("c", "d"), ("a", "b")]) == {("a", "b"): 0, ("c", "d"): 1}
+    assert pair_ranks([("a", "b"), ("c", "d"), ("a", "b")]) == {("a", "b"): 0, ("c", "d"): 1}
 
 
 def test_k_out_of_range_is_refused():
@@ -127,7 +127,7 @@ def test_any_text_counts_like_the_truncated_encoder(corpus_text, text, merges, l
         return
     training = train_bpe(corpus_from_text(corpus_text, level), merges)
     try:
-        counts = training_prefix_counts(training, text)
+        counts = training_token_counts(training, text)
     except ValueError:  # a character the corpus never had (word and sentence levels)
         return
     for k in range(len(training.merges) + 1):
