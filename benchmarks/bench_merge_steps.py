@@ -92,6 +92,10 @@ def measure(state: dict[str, object], repeats: int) -> dict[str, object]:
 
 
 def main() -> None:
+    from streamlit.logger import set_log_level
+
+    # AppTest runs the app without a server, and Streamlit warns about that on every run.
+    set_log_level("error")
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeats", type=int, default=15)
     args = parser.parse_args()

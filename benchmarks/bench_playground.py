@@ -145,6 +145,10 @@ def cold_start(repeats: int) -> str:
 
 
 def main() -> None:
+    from streamlit.logger import set_log_level
+
+    # AppTest runs the app without a server, and Streamlit warns about that on every run.
+    set_log_level("error")
     options = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     options.add_argument("--repeats", type=int, default=5)
     options.add_argument("--skip-browser", action="store_true")

@@ -27,28 +27,12 @@ from dataclasses import dataclass, replace
 from typing import Literal, Sequence
 
 from .render import PALETTE_SIZE, escape, token_title
-from .tokens import (
-    VISIBLE_WHITESPACE,
-    ByteToChar,
-    Token,
-    display_bytes,
-    show_whitespace,
-    split_utf8,
-)
+from .tokens import ByteToChar, Token, char_label, display_bytes
 
 RowKind = Literal["char", "codepoint", "byte", "token"]
 MIN_BYTES_PER_LINE = 4  # the longest UTF-8 character must fit on one line
 MAX_BYTES_PER_LINE = 32  # RULER_CSS defines span classes s1..s32
 CONTINUED = "…"  # label of the later pieces of a fixed-label token (special, unknown)
-
-# Names for characters that draw nothing (or draw on top of their neighbour) on their own.
-INVISIBLE_NAMES = {
-    0x00A0: "NBSP", 0x00AD: "SHY", 0x034F: "CGJ", 0x180E: "MVS", 0x200B: "ZWSP",
-    0x200C: "ZWNJ", 0x200D: "ZWJ", 0x200E: "LRM", 0x200F: "RLM", 0x2028: "LSEP",
-    0x2029: "PSEP", 0x202F: "NNBSP", 0x2060: "WJ", 0x3000: "IDSP", 0xFE0E: "VS15",
-    0xFE0F: "VS16", 0xFEFF: "BOM", 0xE007F: "END tag",
-}  # fmt: skip
-
 
 @dataclass(frozen=True)
 class Cell:
@@ -71,27 +55,6 @@ class Row:
     header: str
     cells: tuple[Cell, ...]
     header_title: str = ""
-
-
-def char_label(ch: str) -> str:
-    """How one character shows in the ruler: whitespace and invisible characters get a name."""
-    cp = ord(ch)
-    if ch in VISIBLE_WHITESPACE:
-        return VISIBLE_WHITESPACE[ch]
-    if cp in INVISIBLE_NAMES:
-        return INVISIBLE_NAMES[cp]
-    if 0xE0020 <= cp <= 0xE007E:  # tag characters spell a subdivision flag (England: g b e n g)
-        return f"tag {chr(cp - 0xE0000)}"
-    if 0xFE00 <= cp <= 0xFE0D:
-        return f"VS{cp - 0xFE00 + 1}"
-    category = unicodedata.category(ch)
-    if category == "Cc":
-        return chr(0x2400 + cp) if cp < 0x20 else ("␡" if cp == 0x7F else f"U+{cp:04X}")
-    if category in ("Mn", "Me"):  # combining: draw it on a dotted circle, as the charts do
-        return "◌" + ch
-    if category in ("Cf", "Zs", "Zl", "Zp", "Co", "Cn", "Cs"):
-        return f"U+{cp:04X}"
-    return ch
 
 
 def byte_role(b: int) -> str:
@@ -292,19 +255,9 @@ RULER_CSS = """
 
 
 def token_text(data: bytes) -> str:
-    """A token's bytes as the ruler shows them: text with visible whitespace, partial UTF-8 as
-    `<E4 BD>`, and a run of only invisible characters by their names (a lone ZWJ shows `ZWJ`,
-    not an empty box)."""
-    parts = []
-    for whole, run in split_utf8(data):
-        if not whole:
-            parts.append(display_bytes(run))
-            continue
-        text = run.decode("utf-8")
-        labels = [char_label(ch) for ch in text]
-        invisible = all(lb != ch and ch not in VISIBLE_WHITESPACE for ch, lb in zip(text, labels))
-        parts.append(" ".join(labels) if invisible else show_whitespace(text))
-    return "".join(parts)
+    """A token's bytes as the ruler shows them (tokens.display_bytes with whitespace made visible
+    and a run of only invisible characters named: a lone ZWJ shows `ZWJ`, not an empty box)."""
+    return display_bytes(data, visible_whitespace=True, name_invisible=True)
 
 
 def _cell_html(cell: Cell, data: bytes) -> str:

@@ -77,7 +77,7 @@ def token_label(token: Token, view: View, visible_whitespace: bool) -> str:
         return token.piece
     if not token.bytes and token.piece:  # zero-width, e.g. a lone </w> at the end of a word
         return token.piece
-    return token.display(visible_whitespace)
+    return token.display(visible_whitespace, name_invisible=True)
 
 
 def token_title(token: Token) -> str:

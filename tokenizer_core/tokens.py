@@ -11,11 +11,21 @@ Leaves out: rendering to HTML (see render.py) and anything model-specific.
 from __future__ import annotations
 
 import bisect
+import unicodedata
 from dataclasses import dataclass
 from typing import Iterable
 
 # Visible whitespace, used when a view asks for it. Chosen to be distinct from ordinary text.
 VISIBLE_WHITESPACE = {" ": "·", "\t": "→", "\n": "↵", "\r": "␍"}
+
+
+# Names for characters that draw nothing (or draw on top of their neighbour) on their own.
+INVISIBLE_NAMES = {
+    0x00A0: "NBSP", 0x00AD: "SHY", 0x034F: "CGJ", 0x180E: "MVS", 0x200B: "ZWSP",
+    0x200C: "ZWNJ", 0x200D: "ZWJ", 0x200E: "LRM", 0x200F: "RLM", 0x2028: "LSEP",
+    0x2029: "PSEP", 0x202F: "NNBSP", 0x2060: "WJ", 0x3000: "IDSP", 0xFE0E: "VS15",
+    0xFE0F: "VS16", 0xFEFF: "BOM", 0xE007F: "END tag",
+}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,9 +53,9 @@ class Token:
     special: bool = False
     unknown: bool = False
 
-    def display(self, visible_whitespace: bool = False) -> str:
+    def display(self, visible_whitespace: bool = False, name_invisible: bool = False) -> str:
         """The token's bytes as text, partial UTF-8 as `<E4 BD>`, never U+FFFD."""
-        return display_bytes(self.bytes, visible_whitespace)
+        return display_bytes(self.bytes, visible_whitespace, name_invisible)
 
     @property
     def hex(self) -> str:
@@ -101,15 +111,44 @@ def show_whitespace(text: str) -> str:
     return "".join(VISIBLE_WHITESPACE.get(ch, ch) for ch in text)
 
 
-def display_bytes(data: bytes, visible_whitespace: bool = False) -> str:
-    """Bytes as readable text: whole characters as themselves, stray bytes as `<E4 BD>`."""
+def char_label(ch: str) -> str:
+    """How one character shows in the ruler: whitespace and invisible characters get a name."""
+    cp = ord(ch)
+    if ch in VISIBLE_WHITESPACE:
+        return VISIBLE_WHITESPACE[ch]
+    if cp in INVISIBLE_NAMES:
+        return INVISIBLE_NAMES[cp]
+    if 0xE0020 <= cp <= 0xE007E:  # tag characters spell a subdivision flag (England: g b e n g)
+        return f"tag {chr(cp - 0xE0000)}"
+    if 0xFE00 <= cp <= 0xFE0D:
+        return f"VS{cp - 0xFE00 + 1}"
+    category = unicodedata.category(ch)
+    if category == "Cc":
+        return chr(0x2400 + cp) if cp < 0x20 else ("␡" if cp == 0x7F else f"U+{cp:04X}")
+    if category in ("Mn", "Me"):  # combining: draw it on a dotted circle, as the charts do
+        return "◌" + ch
+    if category in ("Cf", "Zs", "Zl", "Zp", "Co", "Cn", "Cs"):
+        return f"U+{cp:04X}"
+    return ch
+
+
+def display_bytes(data: bytes, visible_whitespace: bool = False, name_invisible: bool = False) -> str:
+    """Bytes as readable text: whole characters as themselves, stray bytes as `<E4 BD>`.
+
+    name_invisible: a run made only of characters that draw nothing (a lone ZWJ, VS16, a BOM)
+    shows their names (`ZWJ`), so a token of them is not an empty box.
+    """
     parts = []
     for whole, run in split_utf8(data):
-        if whole:
-            text = run.decode("utf-8")
-            parts.append(show_whitespace(text) if visible_whitespace else text)
-        else:
+        if not whole:
             parts.append(hex_group(run))
+            continue
+        text = run.decode("utf-8")
+        labels = [char_label(ch) for ch in text] if name_invisible else []
+        if labels and all(lb != ch and ch not in VISIBLE_WHITESPACE for ch, lb in zip(text, labels)):
+            parts.append(" ".join(labels))
+        else:
+            parts.append(show_whitespace(text) if visible_whitespace else text)
     return "".join(parts)
 
 

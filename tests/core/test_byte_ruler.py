@@ -14,7 +14,6 @@ from tokenizer_core import corpus_from_text, train_bpe
 from tokenizer_core.byte_ruler import (
     MAX_BYTES_PER_LINE,
     Row,
-    char_label,
     line_breaks,
     render_ruler,
     ruler_rows,
@@ -23,7 +22,7 @@ from tokenizer_core.byte_ruler import (
 )
 from tokenizer_core.modelfile import bpe_model
 from tokenizer_core.registry import core_tokenizer, load_tokenizer
-from tokenizer_core.tokens import ByteToChar
+from tokenizer_core.tokens import ByteToChar, char_label
 
 PAYLOADS = [
     line for line in (Path(__file__).parents[1] / "data" / "injection_payloads.txt")

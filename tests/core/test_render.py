@@ -131,3 +131,11 @@ def test_unknown_tokens_show_what_the_model_sees_and_the_lost_text_on_hover():
     spans = parse(render_tokens("unbelievable 你好", tokens)).spans
     assert "unk" in spans[-1]["class"] and "stands in for '你好'" in spans[-1]["title"]
     assert parse(render_tokens("unbelievable 你好", tokens)).text[-1] == "[UNK]"
+
+
+def test_a_token_of_only_invisible_characters_shows_their_names():
+    text = "👨\u200d👩"  # o200k_base gives the joiner U+200D a token of its own
+    tokens = core_tokenizer("o200k_base").encode(text)
+    zwj = next(t for t in tokens if t.bytes == "\u200d".encode())
+    assert zwj.display(name_invisible=True) == "ZWJ" and zwj.display() == "\u200d"
+    assert "ZWJ" in parse(render_tokens(text, tokens)).text
