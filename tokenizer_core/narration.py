@@ -14,7 +14,7 @@ How things are written:
   (where spaces matter), shortened past LABEL_CHARS characters;
 - an amount per entry as its total, or `2×5` when a pair occurs twice in an entry seen 5 times.
 
-Leaves out: deciding what happened (steps_lesson.py finds where a pair occurs and which tied
+Leaves out: deciding what happened (lesson.py finds where a pair occurs and which tied
 pair was met first) and any markup: these are plain strings, escaped by whoever draws them.
 """
 

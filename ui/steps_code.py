@@ -10,9 +10,9 @@ import streamlit as st
 
 from tokenizer_core import (
     bpe_train,
+    lesson,
     merge,
     narration,
-    steps_lesson,
     textbook,
     wordpiece,
     wordpiece_train,
@@ -48,7 +48,7 @@ LISTINGS: dict[str, tuple[str, tuple[Callable, ...]]] = {
     ),
     "This page's narration": (
         "The sentences above come from these functions, fed by the training trace.",
-        (steps_lesson.build_lesson, narration.narrate_merge, narration.why_winner),
+        (lesson.build_lesson, narration.narrate_merge, narration.why_winner),
     ),
 }
 

@@ -10,8 +10,8 @@ import streamlit as st
 from tokenizer_core import RenderOptions, render_tokens
 from tokenizer_core.narration import pair_text, why_wordpiece
 from tokenizer_core.render import escape
-from tokenizer_core.steps_wordpiece import MatchTrace, match_trace
 from tokenizer_core.wordpiece import WordPieceTokenizer, bert_pieces
+from tokenizer_core.wordpiece_replay import MatchTrace, match_trace
 
 from . import steps_data as data
 from .safe_text import literal

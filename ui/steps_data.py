@@ -19,11 +19,11 @@ import streamlit as st
 from tokenizer_core import ByteLevelBPE, Corpus, bpe_model, train_bpe
 from tokenizer_core.bpe_model import CharLevelBPE
 from tokenizer_core.corpus import Level
+from tokenizer_core.lesson import Lesson, build_lesson
 from tokenizer_core.prefix import model_with_first, training_token_counts
 from tokenizer_core.registry import core_tokenizer
-from tokenizer_core.steps_lesson import Lesson, build_lesson
-from tokenizer_core.steps_wordpiece import RaceView, race_steps
 from tokenizer_core.wordpiece import WordPieceTokenizer
+from tokenizer_core.wordpiece_replay import RaceView, race_steps
 from tokenizer_core.wordpiece_train import train_wordpiece, wordpiece_corpus
 
 from .steps_limits import TOP_CANDIDATES

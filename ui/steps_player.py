@@ -14,9 +14,9 @@ from typing import Any, Callable
 import streamlit as st
 
 from tokenizer_core.corpus import Symbol
+from tokenizer_core.lesson import Lesson
 from tokenizer_core.narration import entry_noun, pair_text, reveal_invisible
 from tokenizer_core.render import escape
-from tokenizer_core.steps_lesson import Lesson
 from tokenizer_core.tokens import display_bytes, show_whitespace
 
 from .steps_limits import MAX_SHOWN_ENTRIES

@@ -11,9 +11,9 @@ import streamlit as st
 
 from tokenizer_core import RenderOptions, render_tokens
 from tokenizer_core.corpus import Symbol
+from tokenizer_core.encode_replay import PieceReplay, Replay, replay
 from tokenizer_core.narration import pair_text
 from tokenizer_core.render import escape
-from tokenizer_core.steps_replay import PieceReplay, Replay, replay
 from tokenizer_core.tokens import show_whitespace
 
 from . import catalog

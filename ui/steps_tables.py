@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pandas as pd
 
+from tokenizer_core.lesson import Lesson
 from tokenizer_core.narration import pair_text, symbol_text
-from tokenizer_core.steps_lesson import Lesson
-from tokenizer_core.steps_wordpiece import RaceView
 from tokenizer_core.trace import Candidate
+from tokenizer_core.wordpiece_replay import RaceView
 
 
 def merges_frame(lesson: Lesson) -> pd.DataFrame:

@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tokenizer_core import corpus_from_counts, corpus_from_text, race, rank_pairs
-from tokenizer_core.steps_wordpiece import match_trace, race_steps
 from tokenizer_core.wordpiece import WordPieceTokenizer
+from tokenizer_core.wordpiece_replay import match_trace, race_steps
 
 from .classroom import HUG_PUG, LOW_NEWEST, TEN_SENTENCES, THE_TABLE
 

@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tokenizer_core import bpe_model, corpus_from_counts, corpus_from_text, train_bpe
+from tokenizer_core.encode_replay import replay
 from tokenizer_core.merge import merge_traced
 from tokenizer_core.prefix import (
     counts_by_merges,
@@ -16,7 +17,6 @@ from tokenizer_core.prefix import (
 )
 from tokenizer_core.registry import core_tokenizer, load_tokenizer
 from tokenizer_core.samples import sample_text
-from tokenizer_core.steps_replay import replay
 
 from .classroom import LOW_NEWEST, TEN_SENTENCES
 

@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tokenizer_core import corpus_from_counts, corpus_from_text, textbook_train, train_bpe
+from tokenizer_core.lesson import build_lesson, count_in, first_occurrences, joined_positions
 from tokenizer_core.samples import load_preset, presets, sample_text
-from tokenizer_core.steps_lesson import build_lesson, count_in, first_occurrences, joined_positions
 
 from .classroom import HUG_PUG, LOW_NEWEST, TEN_SENTENCES
 
