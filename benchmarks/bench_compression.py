@@ -24,13 +24,13 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import statistics
 import sys
-import time
 from pathlib import Path
 from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from timing import median_seconds  # noqa: E402  (benchmarks/timing.py, beside this file)
 
 from tokenizer_core import corpus_from_text, train_bpe  # noqa: E402
 from tokenizer_core.compression import (  # noqa: E402
@@ -49,15 +49,6 @@ HF_SIZES = (500, 1_000, 2_000, 4_000)
 HF_FAMILIES = ("bpe_bytes", "wordpiece", "unigram")
 REFERENCES = ("gpt2", "cl100k_base", "o200k_base")
 POINTS = 60
-
-
-def median_seconds(run: Callable[[], object], repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 Row = tuple[str, float, str]

@@ -21,28 +21,18 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from timing import median_seconds  # noqa: E402  (benchmarks/timing.py, beside this file)
 from tokenizers import Tokenizer, models, pre_tokenizers, trainers  # noqa: E402
 
 from tokenizer_core import corpus_from_text, textbook_train, train_bpe  # noqa: E402
 from tokenizer_core.registry import core_tokenizer, load_tokenizer  # noqa: E402
 from tokenizer_core.samples import english_reference_corpus, sample_text  # noqa: E402
-
-
-def median_seconds(run: Callable[[], object], repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def hugging_face(text: str, merges: int) -> None:

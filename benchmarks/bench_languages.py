@@ -14,13 +14,13 @@ ui/languages_data.py).
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from timing import median_seconds  # noqa: E402  (benchmarks/timing.py, beside this file)
 
 from tokenizer_core import bpe_model, corpus_from_text, train_bpe  # noqa: E402
 from tokenizer_core.byte_ruler import render_ruler  # noqa: E402
@@ -35,16 +35,6 @@ from tokenizer_core.samples import (  # noqa: E402
 from ui.catalog import OUR_MERGES  # noqa: E402
 from ui.languages_data import BILINGUAL_MERGES, SHORT, TRAINED_ON  # noqa: E402
 from ui.languages_limits import MAX_RULER_CHARS  # noqa: E402
-
-
-def median_seconds(run: Callable[[], object], repeats: int, before: Callable[[], None]) -> float:
-    times = []
-    for _ in range(repeats):
-        before()
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def tokenizers() -> dict[str, tuple[object, float]]:

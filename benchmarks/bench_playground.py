@@ -24,6 +24,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from timing import median_seconds  # noqa: E402  (benchmarks/timing.py, beside this file)
+
 from tokenizer_core import RenderOptions, load_tokenizer, render_tokens  # noqa: E402
 from tokenizer_core.boundaries import disagreements  # noqa: E402
 from tokenizer_core.metrics import round_trip, text_stats  # noqa: E402
@@ -52,15 +54,6 @@ def interaction(text: str, tokenizers: list) -> None:
         render_tokens(text[: shown[-1].end], shown, RenderOptions(readout=True), marks)
 
 
-def median(run, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def server_rows(repeats: int) -> list[str]:
     sets = {
         "gpt2, cl100k_base, o200k_base (tiktoken)": [load_tokenizer(n) for n in ("gpt2", "cl100k_base", "o200k_base")],
@@ -74,7 +67,7 @@ def server_rows(repeats: int) -> list[str]:
                 for t in tokenizers:
                     getattr(t, "_cache", {}).clear()  # our encoders' chunk cache: start cold
                 interaction(text, tokenizers)
-            rows.append(f"| {text_name} | {set_name} | {median(cold, repeats):.3f} |")
+            rows.append(f"| {text_name} | {set_name} | {median_seconds(cold, repeats):.3f} |")
     return rows
 
 

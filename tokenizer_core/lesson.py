@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from .textbook import merge_pair
 from .bpe_train import BPETraining
 from .corpus import Corpus, Symbol
 from .narration import narrate_merge, narrate_start, where_first_met, why_winner
@@ -124,20 +125,6 @@ def _changes_by_step(training: BPETraining) -> list[list[tuple[int, Split]]] | N
     return by_step
 
 
-def _merge_all(split: Split, pair: Pair) -> Split:
-    a, b = pair
-    out: list[Symbol] = []
-    i = 0
-    while i < len(split):
-        if i + 1 < len(split) and split[i] == a and split[i + 1] == b:
-            out.append(a + b)  # type: ignore[operator]
-            i += 2
-        else:
-            out.append(split[i])
-            i += 1
-    return tuple(out)
-
-
 def build_lesson(training: BPETraining) -> Lesson:
     """Every step of a training run, told (see the module docstring)."""
     corpus = training.corpus
@@ -149,7 +136,7 @@ def build_lesson(training: BPETraining) -> Lesson:
         if by_step is not None:
             changed = sorted(by_step[k])
         else:  # no history: find the entries holding the pair and merge them here
-            changed = [(e, _merge_all(s, step.pair)) for e, s in enumerate(splits)
+            changed = [(e, tuple(merge_pair(list(s), step.pair))) for e, s in enumerate(splits)
                        if count_in(s, step.pair)]
         first_met, why = _why(step, splits, corpus, training.tie_break)
         where, joined = [], []

@@ -14,6 +14,7 @@ import streamlit as st
 from tokenizer_core.samples import english_reference_corpus, sample_text
 
 from .compression_limits import KEEP, MAX_CORPUS_BYTES, MIN_CORPUS_CHARS
+from .uploads import decode_text
 
 UPLOAD = "upload"
 BUILT_IN: dict[str, tuple[str, str]] = {  # key -> (label, what it is)
@@ -52,20 +53,8 @@ def digest_of(text: str) -> str:
 
 def decode_corpus(data: bytes, filename: str) -> str:
     """The upload's text, or ValueError saying why it cannot be a corpus."""
-    if len(data) > MAX_CORPUS_BYTES:
-        raise ValueError(
-            f"{filename} is {len(data):,} bytes; the Compression page trains on corpora of up to "
-            f"{MAX_CORPUS_BYTES:,} bytes so a curve takes seconds, not minutes. Upload a shorter "
-            "part of it; the corpora chosen above are unchanged."
-        )
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise ValueError(
-            f"{filename} is not UTF-8 text (byte 0x{data[error.start]:02X} at offset "
-            f"{error.start}). Save it as UTF-8 and upload it again; the corpora chosen above "
-            "are unchanged."
-        ) from None
+    text = decode_text(data, filename, max_bytes=MAX_CORPUS_BYTES,
+                       kept="the corpora chosen above are unchanged")
     if len(text.strip()) < MIN_CORPUS_CHARS:
         raise ValueError(
             f"{filename} has {len(text.strip()):,} characters of text; a corpus needs at least "

@@ -33,24 +33,15 @@ from .languages_tables import (
 )
 from .safe_text import literal
 from .shell import presentation_mode
+from .uploads import decode_text
 
 BUILT_IN_SOURCE = "data/parallel/en_zh.tsv"
 
 
 def read_parallel_upload(content: bytes, filename: str) -> list[ParallelPair]:
     """Pairs from an uploaded file, or ValueError naming the line and the fix."""
-    if len(content) > MAX_PARALLEL_UPLOAD_BYTES:
-        raise ValueError(
-            f"{filename} is {len(content):,} bytes; a parallel file is bounded at "
-            f"{MAX_PARALLEL_UPLOAD_BYTES:,} bytes. Split it into smaller files."
-        )
-    try:
-        text = content.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise ValueError(
-            f"{filename} is not UTF-8 text (byte 0x{content[error.start]:02X} at offset "
-            f"{error.start}); save it as UTF-8 and upload it again."
-        ) from None
+    text = decode_text(content, filename, max_bytes=MAX_PARALLEL_UPLOAD_BYTES,
+                       kept="the pairs in use are unchanged")
     return parse_parallel(text, source=filename)
 
 

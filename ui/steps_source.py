@@ -23,6 +23,7 @@ from tokenizer_core.samples import Preset, load_preset, presets, sample_text
 
 from .safe_text import literal
 from .steps_limits import MAX_CORPUS_CHARS, MAX_DISTINCT_ENTRIES, MAX_MERGES, MAX_UPLOAD_BYTES
+from .uploads import decode_text
 
 OWN = "own"
 SAMPLES: dict[str, str] = {
@@ -121,25 +122,8 @@ def _on_source_change() -> None:
 
 def decode_upload(data: bytes, filename: str) -> str:
     """The upload's text, or ValueError saying why not (the box keeps its text)."""
-    if len(data) > MAX_UPLOAD_BYTES:
-        raise ValueError(
-            f"{filename} is {len(data):,} bytes; a corpus upload is bounded at "
-            f"{MAX_UPLOAD_BYTES:,} bytes. Upload a shorter part; your text in the box is unchanged."
-        )
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise ValueError(
-            f"{filename} is not UTF-8 text (byte 0x{data[error.start]:02X} at offset "
-            f"{error.start}). Save it as UTF-8 and upload it again; your text in the box is "
-            "unchanged."
-        ) from None
-    if len(text) > MAX_CORPUS_CHARS:
-        raise ValueError(
-            f"{filename} has {len(text):,} characters; this page trains on up to "
-            f"{MAX_CORPUS_CHARS:,}. Upload a shorter part; your text in the box is unchanged."
-        )
-    return text
+    return decode_text(data, filename, max_bytes=MAX_UPLOAD_BYTES, max_chars=MAX_CORPUS_CHARS,
+                       kept="your text in the box is unchanged", takes="this page trains on")
 
 
 def _on_upload() -> None:

@@ -12,27 +12,13 @@ from tokenizer_core.samples import playground_presets
 
 from .limits import MAX_TOKENIZE_CHARS, MAX_UPLOAD_BYTES
 from .safe_text import literal
+from .uploads import decode_text
 
 
 def decode_upload(data: bytes, filename: str) -> str:
     """The upload's text, or ValueError saying why it cannot be used (the box keeps its text)."""
-    if len(data) > MAX_UPLOAD_BYTES:
-        raise ValueError(
-            f"{filename} is {len(data):,} bytes; uploads are bounded at {MAX_UPLOAD_BYTES:,} bytes."
-        )
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise ValueError(
-            f"{filename} is not UTF-8 text (byte 0x{data[error.start]:02X} at offset {error.start}). "
-            "Save it as UTF-8 and upload it again; the text in the box is unchanged."
-        ) from None
-    if len(text) > MAX_TOKENIZE_CHARS:
-        raise ValueError(
-            f"{filename} has {len(text):,} characters; the Playground tokenizes up to "
-            f"{MAX_TOKENIZE_CHARS:,}. Upload a shorter part; the text in the box is unchanged."
-        )
-    return text
+    return decode_text(data, filename, max_bytes=MAX_UPLOAD_BYTES, max_chars=MAX_TOKENIZE_CHARS,
+                       kept="the text in the box is unchanged", takes="the Playground tokenizes")
 
 
 def _apply_preset(prefix: str) -> None:

@@ -183,7 +183,7 @@ def test_good_upload_becomes_a_corpus(app):
     "content, message",
     [
         (b"caf\xe9 au lait " * 40, "not UTF-8 text (byte 0xE9 at offset 3)"),
-        (b"x" * (MAX_CORPUS_BYTES + 1), f"corpora of up to {MAX_CORPUS_BYTES:,} bytes"),
+        (b"x" * (MAX_CORPUS_BYTES + 1), f"bounded at {MAX_CORPUS_BYTES:,} bytes"),
         (b"too short", "needs at least 200"),
     ],
 )

@@ -12,6 +12,8 @@ import pytest
 
 from tokenizer_core import samples
 from tokenizer_core.samples import (
+
+from .classroom import HUG_PUG, LOW_NEWEST, TEN_SENTENCES, THE_TABLE
     DATA_DIR,
     SAMPLE_BOUNDS,
     ParallelPair,
@@ -27,25 +29,12 @@ from tokenizer_core.samples import (
 
 PAYLOADS = Path(__file__).parent.parent / "data" / "injection_payloads.txt"
 
-EXPECTED_PRESETS = {
-    "low_newest": {"low": 5, "lower": 2, "newest": 6, "widest": 3},
-    "hug_pug": {"hug": 1, "pug": 1, "pun": 1, "bun": 1},
-    "ten_sentences": "\n".join(
-        [
-            "the cat sat on the mat",
-            "the dog sat on the log",
-            "the cat and the dog",
-            "i love my cat",
-            "i love my dog",
-            "the cat is cute",
-            "the dog is happy",
-            "the mat is soft",
-            "the log is hard",
-            "cats and dogs are friends",
-        ]
-    ),
+EXPECTED_PRESETS = {  # the lesson values, exactly as the lessons print them
+    "low_newest": LOW_NEWEST,
+    "hug_pug": HUG_PUG,
+    "ten_sentences": TEN_SENTENCES,
     "low_lower": "low lower lowest lowering",
-    "the_table": {"the": 10, "there": 3, "that": 5, "thin": 2, "cat": 7, "car": 4},
+    "the_table": THE_TABLE,
 }
 EXPECTED_LEVELS = {
     "low_newest": "word",
