@@ -21,10 +21,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from .textbook import merge_pair
 from .bpe_train import BPETraining
 from .corpus import Corpus, Symbol
 from .narration import narrate_merge, narrate_start, where_first_met, why_winner
+from .textbook import merge_pair
 from .trace import MergeStep
 
 Pair = tuple[Symbol, Symbol]

@@ -12,8 +12,6 @@ import pytest
 
 from tokenizer_core import samples
 from tokenizer_core.samples import (
-
-from .classroom import HUG_PUG, LOW_NEWEST, TEN_SENTENCES, THE_TABLE
     DATA_DIR,
     SAMPLE_BOUNDS,
     ParallelPair,
@@ -26,6 +24,8 @@ from .classroom import HUG_PUG, LOW_NEWEST, TEN_SENTENCES, THE_TABLE
     presets,
     sample_text,
 )
+
+from .classroom import HUG_PUG, LOW_NEWEST, TEN_SENTENCES, THE_TABLE
 
 PAYLOADS = Path(__file__).parent.parent / "data" / "injection_payloads.txt"
 
