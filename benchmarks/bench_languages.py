@@ -86,10 +86,10 @@ def main() -> None:
     four = [loaded[n][0] for n in ("gpt2", "cl100k_base", "o200k_base", "ours:bpe")]
     rows_in = [(t.name, t.encode(text, disallowed_special=())) for t in four]
     ruler_s = median_seconds(lambda: render_ruler(text, rows_in, max_chars=MAX_RULER_CHARS),
-                             args.repeats, lambda: None)
+                             args.repeats)
     held = "\n".join(p.zh for p in pairs)
     chinese = sample_text("chinese")
-    grow_s = median_seconds(lambda: grow_curve(chinese, held), args.repeats, lambda: None)
+    grow_s = median_seconds(lambda: grow_curve(chinese, held), args.repeats)
     print(f"\nbyte ruler HTML, {MAX_RULER_CHARS} characters x 4 tokenizers: "
           f"{ruler_s * 1000:.1f} ms")
     print(f"grow-a-vocabulary curve (Chinese sample -> pairs): {grow_s * 1000:.1f} ms")

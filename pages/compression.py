@@ -7,7 +7,14 @@ from tokenizer_core.compression import BYTE_VOCAB
 from tokenizer_core.compression_quality import HF_FAMILIES
 from ui import compression_compute as compute
 from ui.compression_corpora import corpora_ui
-from ui.compression_frames import METRICS, curve_rows, hf_rows, reference_rows, unk_notes
+from ui.compression_frames import (
+    FAMILY_NAMES,
+    METRICS,
+    curve_rows,
+    hf_rows,
+    reference_rows,
+    unk_notes,
+)
 from ui.compression_limits import (
     CURVE_POINTS,
     HELD_OUT_PCT_MAX,
@@ -26,6 +33,7 @@ from ui.compression_view import (
     quality_section,
     stop_notes,
 )
+from ui.safe_text import literal
 from ui.shell import ensure_routed, presentation_mode
 
 ensure_routed()
@@ -47,7 +55,7 @@ held_out_pct = middle.slider(
     help="Train on the first part of each corpus, measure on the rest.")
 families = right.multiselect("Hugging Face lines, trained on the same split", HF_FAMILIES,
                              key="cp_hf", persist_state=KEEP,
-                             format_func=compute.FAMILY_NAMES.get)
+                             format_func=FAMILY_NAMES.get)
 if not corpora:
     st.info("Pick at least one corpus above, or upload your own text.", icon="👆")
     st.stop()
@@ -72,7 +80,7 @@ with st.container():
         try:
             parts = compute.split(corpus.text, held_out_pct)
         except ValueError as error:
-            st.warning(f"{corpus.label}: {error}", icon="⚠️")
+            st.warning(f"{literal(corpus.label)}: {literal(str(error))}", icon="⚠️")
             continue
         curve = compute.our_curve(corpus.digest, held_out_pct, vocab - BYTE_VOCAB, corpus.label,
                                   corpus.text)

@@ -25,16 +25,7 @@ def _on_step() -> None:
         st.session_state["ms_step"] = step
 
 
-def _restore_step() -> None:
-    if not st.session_state.get("ms_restored"):
-        st.session_state["ms_restored"] = True
-        value = st.query_params.get("ms_step", "")
-        if value.isdigit():
-            st.session_state["ms_step"] = int(value)
-
-
 init_state()
-_restore_step()
 st.title("Merge steps")
 source = source_ui()
 if source.description:
@@ -58,7 +49,7 @@ big = presentation_mode()
 learn, encode, versus, code = st.tabs(TABS, key="ms_tab", on_change="rerun")
 if learn.open:
     with learn:
-        player(data.trace_json(source), "|".join(map(str, source.cache_key)), step, big, _on_step)
+        player(data.trace_json(source), data.trace_id(source), step, big, _on_step)
         figure, merges_table, script = data.overview(source, big)
         chart, table = st.columns([3, 2])
         chart.plotly_chart(figure, key="ms_overview")

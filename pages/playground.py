@@ -10,7 +10,7 @@ from ui.hover_link import hover_link
 from ui.limits import MAX_PANELS, MAX_TABLE_ROWS
 from ui.safe_text import literal
 from ui.shell import ensure_routed, presentation_mode
-from ui.tables import stats_frame, token_frame
+from ui.tables import csv_download, stats_frame
 from ui.text_source import text_source_ui
 from ui.token_view import PanelData, token_panel
 
@@ -50,10 +50,11 @@ if specials and not allow_special:
     st.caption(f"The text contains {literal(', '.join(specials))}: read here as ordinary text, "
                "not as a special token. Turn on *Encode special tokens* to see the difference.")
 
+special = "allow" if allow_special else "plain"
 panels: dict[str, PanelData] = {}
 for name in names:
     try:
-        tokens = catalog.tokenize(name, text, "allow" if allow_special else "plain")
+        tokens = catalog.tokenize(name, text, special)
         panels[name] = PanelData(name, catalog.label(name), tokens)
     except ValueError as error:
         panels[name] = PanelData(name, catalog.label(name), [], error=str(error))
@@ -87,11 +88,10 @@ st.dataframe(stats_frame(text, rows, window), hide_index=True, width="stretch")
 st.subheader("Tokens")
 chosen = st.selectbox("Table for", usable, key="pg_table", format_func=catalog.label)
 if chosen:
-    frame = token_frame(panels[chosen].tokens)
+    frame = catalog.token_table(chosen, text, special)
     st.dataframe(frame.head(MAX_TABLE_ROWS), hide_index=True, width="stretch", height=320)
     if len(frame) > MAX_TABLE_ROWS:
         st.caption(f"The table shows {MAX_TABLE_ROWS:,} of {len(frame):,} rows; the CSV has all.")
-    st.download_button("Download CSV", frame.to_csv(index=False).encode("utf-8"),
-                       file_name="tokens.csv", mime="text/csv")
+    csv_download(st, "Download CSV", frame, "tokens.csv")
 if not fits:
     st.caption("This text is too long to keep in the link: the link keeps your choices only.")

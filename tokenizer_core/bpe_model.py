@@ -138,7 +138,10 @@ class CharLevelBPE:
 
     def trace(self, piece_text: str) -> list[EncodeStep]:
         """Replay encoding one word (or line): one step per merge rule, all its occurrences."""
-        symbols = self.starting_symbols(Piece(piece_text, 0, len(piece_text)))
+        return self.trace_symbols(self.starting_symbols(Piece(piece_text, 0, len(piece_text))))
+
+    def trace_symbols(self, symbols: Sequence[str]) -> list[EncodeStep]:
+        """`trace` from a piece's starting symbols (`starting_symbols`)."""
         _, joins = merge_traced(symbols, self._rank_of)
         steps: list[EncodeStep] = []
         for join in joins:  # joins of one rule come one after another: fold them into one step

@@ -23,15 +23,17 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass, field
-from typing import Callable, Literal
+from typing import Any, Callable, Literal, Sequence
 
 from .corpus import Corpus, Symbol
+from .textbook import merge_pair
 from .trace import Candidate, MergeStep
 
 TieBreak = Literal["first", "lexical"]
 TIE_BREAKS: tuple[TieBreak, ...] = ("first", "lexical")
 Pair = str  # two characters: the ids of the two symbols, as chr(id)
 Progress = Callable[[int, int], None]
+History = tuple[tuple[tuple[int, tuple[Symbol, ...]], ...], ...]  # per sequence: (step, after it)
 
 
 def check_tie_break(tie_break: str) -> TieBreak:
@@ -61,9 +63,7 @@ class BPETraining:
     special_tokens: tuple[str, ...]
     vocab: tuple[Symbol, ...]
     requested_merges: int
-    history: tuple[tuple[tuple[int, tuple[Symbol, ...]], ...], ...] | None = field(
-        default=None, repr=False
-    )
+    history: History | None = field(default=None, repr=False)
 
     @property
     def merges(self) -> list[tuple[Symbol, Symbol]]:
@@ -79,24 +79,55 @@ class BPETraining:
 
     def segmentation_at(self, k: int) -> list[tuple[Symbol, ...]]:
         """Each distinct corpus sequence after the first `k` merges (0 <= k <= len(steps))."""
-        if not 0 <= k <= len(self.steps):
-            raise ValueError(f"step must be between 0 and {len(self.steps)}, got {k}")
-        if self.history is None:
-            return _replay(self.corpus, self.merges[:k])
-        result = []
-        for seq, changes in zip(self.corpus.sequences, self.history):
-            current = seq
-            for step, symbols in changes:  # few changes per sequence: a scan is enough
-                if step >= k:
-                    break
-                current = symbols
-            result.append(current)
-        return result
+        return segmentation_from_history(
+            self.corpus.sequences, self.history, len(self.steps), k,
+            lambda n: _replay(self.corpus, self.merges[:n]),
+        )
+
+
+def segmentation_from_history(
+    sequences: Sequence[tuple[Symbol, ...]],
+    history: History | None,
+    num_steps: int,
+    k: int,
+    replay: Callable[[int], list[tuple[Symbol, ...]]],
+) -> list[tuple[Symbol, ...]]:
+    """Each sequence after the first `k` of `num_steps` merges: a lookup in the recorded
+    history, or `replay(k)` when training kept none (BPE's and WordPiece's segmentation_at)."""
+    if not 0 <= k <= num_steps:
+        raise ValueError(f"step must be between 0 and {num_steps}, got {k}")
+    if history is None:
+        return replay(k)
+    result = []
+    for seq, changes in zip(sequences, history):
+        current = seq
+        for step, symbols in changes:  # few changes per sequence: a scan is enough
+            if step >= k:
+                break
+            current = symbols
+        result.append(current)
+    return result
+
+
+def freeze_history(
+    history: list[list[tuple[int, Any]]] | None,
+    content: Sequence[Symbol],
+    key: Callable[[Any], int] | None = None,
+) -> History | None:
+    """Each sequence's recorded (step, ids) changes as symbols, `content[key(id)]` per id
+    (key=ord for BPE's chr-coded sequences; WordPiece's plain ids need none)."""
+    if history is None:
+        return None
+    return tuple(
+        tuple(
+            (step, tuple(content[i] for i in (ids if key is None else map(key, ids))))
+            for step, ids in changes
+        )
+        for changes in history
+    )
 
 
 def _replay(corpus: Corpus, merges: list[tuple[Symbol, Symbol]]) -> list[tuple[Symbol, ...]]:
-    from .textbook import merge_pair
-
     splits = [list(seq) for seq in corpus.sequences]
     for pair in merges:
         splits = [merge_pair(s, pair) if len(s) > 1 else s for s in splits]
@@ -376,12 +407,6 @@ def train_bpe(
         )
         if progress is not None:
             progress(rank + 1, num_merges)
-    frozen_history = None
-    if history is not None:
-        frozen_history = tuple(
-            tuple((step, tuple(trainer.content[ord(c)] for c in ids)) for step, ids in changes)
-            for changes in history
-        )
     return BPETraining(
         corpus=corpus,
         steps=tuple(steps),
@@ -390,5 +415,5 @@ def train_bpe(
         special_tokens=tuple(special_tokens),
         vocab=tuple(trainer.content),
         requested_merges=num_merges,
-        history=frozen_history,
+        history=freeze_history(history, trainer.content, key=ord),
     )

@@ -26,7 +26,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 from typing import Literal, Sequence
 
-from .render import PALETTE_SIZE, escape, token_title
+from .render import PALETTE_SIZE, escape, palette_css, token_title
 from .tokens import ByteToChar, Token, char_label, display_bytes
 
 RowKind = Literal["char", "codepoint", "byte", "token"]
@@ -214,7 +214,8 @@ def ruler_rows(
     return lines
 
 
-RULER_CSS = """
+RULER_CSS = (
+    """
 .ruler { --rh: 7.2em; --n: 24; font-size: 1rem; color: #111; overflow-x: auto;
   font-family: ui-monospace, "DejaVu Sans Mono", "Noto Sans Mono CJK SC", monospace; }
 .ruler.big { font-size: 1.3rem; --rh: 7.6em; }
@@ -236,9 +237,9 @@ RULER_CSS = """
 .ruler .by.cont { color: #555; }
 .ruler .tk { border-bottom-width: 3px; border-radius: 3px; }
 .ruler .tk.alt { border-bottom-style: dotted; }
-.ruler .c0 { background: #cfe8ff; } .ruler .c1 { background: #ffe0b3; }
-.ruler .c2 { background: #d4f5d0; } .ruler .c3 { background: #f6d0ea; }
-.ruler .c4 { background: #fff3a6; } .ruler .c5 { background: #dcd6ff; }
+"""
+    + palette_css(".ruler")
+    + """\
 .ruler .tk.partial { border: 2px dashed #b00020; font-size: .72em; align-content: center; }
 .ruler .tk.special { background: #222; color: #fff; font-weight: 600; }
 .ruler .tk.unknown { background: #eee; color: #8a0000; font-weight: 600; }
@@ -248,9 +249,11 @@ RULER_CSS = """
 .ruler .rc:hover { outline: 3px solid #0047b3; outline-offset: -1px; position: relative; }
 .ruler.contrast .rc { border-color: #000; color: #000; }
 .ruler.contrast .tk.partial { border-color: #b00020; }
-""" + "".join(
-    f".ruler .s{n} {{ grid-column: span {n}; }}\n.ruler.n{n} {{ --n: {n}; }}\n"
-    for n in range(1, MAX_BYTES_PER_LINE + 1)
+"""
+    + "".join(
+        f".ruler .s{n} {{ grid-column: span {n}; }}\n.ruler.n{n} {{ --n: {n}; }}\n"
+        for n in range(1, MAX_BYTES_PER_LINE + 1)
+    )
 )
 
 

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from typing import Callable, Mapping, Sequence
 
+from .corpus import BYTE_SYMBOLS, byte_parts
 from .interface import AllowedSpecial, DisallowedSpecial, resolve_special, split_on_special
-from .merge import byte_pair_boundaries, merge_spans, merge_traced
-from .pretokenize import GPT2_PATTERN, Piece, compile_pattern
+from .merge import byte_pair_boundaries, learned_rank_of, merge_spans, merge_traced
+from .pretokenize import GPT2_PATTERN, Piece, compile_pattern, regex_pieces
 from .tokens import Token, tokens_from_bytes
 from .trace import EncodeStep
 
@@ -46,6 +47,7 @@ class ByteLevelBPE:
         self._rank_of = rank_of
         self._whole_chunk_shortcut = whole_chunk_shortcut
         self._special_tokens = dict(special_tokens)
+        self._special_ids = frozenset(self._special_tokens.values())
         missing = [b for b in range(256) if bytes([b]) not in self.encoder]
         if missing:
             raise ValueError(
@@ -88,14 +90,11 @@ class ByteLevelBPE:
         special_tokens: Sequence[str] = (),
     ) -> ByteLevelBPE:
         """Learned merges: special tokens first, then the 256 bytes, then each new token."""
-        vocab: list[bytes] = [bytes([b]) for b in range(256)]
-        encoder = {tok: len(special_tokens) + i for i, tok in enumerate(vocab)}
-        pair_rank: dict[tuple[bytes, bytes], int] = {}
-        for rank, (a, b) in enumerate(merges):
-            pair_rank.setdefault((a, b), rank)
+        encoder = {tok: len(special_tokens) + i for i, tok in enumerate(BYTE_SYMBOLS)}
+        for a, b in merges:
             encoder.setdefault(a + b, len(special_tokens) + len(encoder))
         specials = {tok: i for i, tok in enumerate(special_tokens)}
-        return cls(name, encoder, lambda a, b: pair_rank.get((a, b)), pat_str, specials, False)
+        return cls(name, encoder, learned_rank_of(merges), pat_str, specials, False)
 
     @property
     def vocab_size(self) -> int:
@@ -115,10 +114,10 @@ class ByteLevelBPE:
             bounds = byte_pair_boundaries(chunk, encoder)  # the tiktoken rule's fast path
             if bounds is not None:
                 return [encoder[chunk[a:b]] for a, b in zip(bounds, bounds[1:])]
-        parts = [chunk[i : i + 1] for i in range(len(chunk))]
-        return [encoder[chunk[a:b]] for a, b in merge_spans(parts, self._rank_of)]
+        return [encoder[chunk[a:b]] for a, b in merge_spans(byte_parts(chunk), self._rank_of)]
 
-    def _encode_plain(self, text: str) -> list[int]:
+    def encode_ordinary_ids(self, text: str) -> list[int]:
+        """Ids for text, reading any special-token string as plain text."""
         cache = self._cache
         ids: list[int] = []
         for chunk in self._regex.findall(text):
@@ -129,10 +128,6 @@ class ByteLevelBPE:
                 cached = cache[chunk] = tuple(self.encode_chunk(chunk.encode("utf-8")))
             ids.extend(cached)
         return ids
-
-    def encode_ordinary_ids(self, text: str) -> list[int]:
-        """Ids for text, reading any special-token string as plain text."""
-        return self._encode_plain(text)
 
     def encode_ids(
         self,
@@ -148,7 +143,7 @@ class ByteLevelBPE:
             if is_special:
                 ids.append(self._special_tokens[segment])
             else:
-                ids.extend(self._encode_plain(segment))
+                ids.extend(self.encode_ordinary_ids(segment))
         return ids
 
     def encode(
@@ -161,8 +156,7 @@ class ByteLevelBPE:
         ids = self.encode_ids(
             text, allowed_special=allowed_special, disallowed_special=disallowed_special
         )
-        special_ids = frozenset(self._special_tokens.values())
-        return tokens_from_bytes(text, ((i, self.decoder[i]) for i in ids), special_ids)
+        return tokens_from_bytes(text, ((i, self.decoder[i]) for i in ids), self._special_ids)
 
     def decode_bytes(self, ids: Sequence[int]) -> bytes:
         try:
@@ -178,7 +172,7 @@ class ByteLevelBPE:
 
     def pieces(self, text: str) -> list[Piece]:
         """The pre-tokenized chunks of text, with character offsets."""
-        return [Piece(m.group(), m.start(), m.end()) for m in self._regex.finditer(text)]
+        return regex_pieces(text, self.pat_str)
 
     def trace_chunk(self, chunk: str | bytes) -> tuple[list[bytes], list[EncodeStep]]:
         """Every join that turns one chunk's bytes into tokens, lowest rank first.
@@ -187,5 +181,8 @@ class ByteLevelBPE:
         sees GPT-2 build ` tokenization` step by step (`encode_chunk` takes tiktoken's shortcut).
         """
         data = chunk.encode("utf-8") if isinstance(chunk, str) else chunk
-        parts = [data[i : i + 1] for i in range(len(data))]
+        return self.trace_parts(byte_parts(data))
+
+    def trace_parts(self, parts: Sequence[bytes]) -> tuple[list[bytes], list[EncodeStep]]:
+        """`trace_chunk` from the chunk's parts, already split (`corpus.byte_parts`)."""
         return merge_traced(parts, self._rank_of)

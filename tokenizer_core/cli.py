@@ -77,15 +77,14 @@ def load_corpus(args: argparse.Namespace) -> Corpus:
 
 
 def train(args: argparse.Namespace) -> dict[str, Any]:
+    if args.algorithm == "wordpiece" and args.level != "word":
+        raise UsageError("WordPiece trains on words: use --level word (the default)")
     merges = check_num_merges(args.merges)
     if merges > bounds.MAX_MERGES:
         raise UsageError(f"--merges {merges} is over the bound of {bounds.MAX_MERGES:,}")
     corpus = load_corpus(args)
     if args.algorithm == "wordpiece":
         from .wordpiece import train_wordpiece_json
-
-        if args.level != "word":
-            raise UsageError("WordPiece trains on words: use --level word (the default)")
 
         model = train_wordpiece_json(corpus, merges, args.tie_break, args.score)
     else:

@@ -30,8 +30,9 @@ from .wordpiece_train import (
     ScoreKind,
     WordPieceTraining,
     check_score,
-    count_symbols_and_pairs,
+    rank_by_count,
     rank_by_score,
+    string_splits,
     train_wordpiece,
 )
 
@@ -77,27 +78,15 @@ def check_word_end_split(corpus: Corpus) -> None:
         )
 
 
-def _splits(corpus: Corpus) -> list[list[str]]:
-    return [list(seq) for seq in corpus.sequences]  # type: ignore[arg-type]
-
-
 def rank_pairs(corpus: Corpus, method: Method) -> Ranking:
     """All pairs under one rule, best first, ties in first-seen order."""
     check_word_end_split(corpus)
+    splits = string_splits(corpus)
     if method == "bpe":
-        return _rank_by_count(corpus)
-    ranked, ties = rank_by_score(_splits(corpus), corpus.counts, check_score(method))
+        ranked, ties = rank_by_count(splits, corpus.counts)
+    else:
+        ranked, ties = rank_by_score(splits, corpus.counts, check_score(method))
     return Ranking(method, tuple(ranked), ties)
-
-
-def _rank_by_count(corpus: Corpus) -> Ranking:
-    symbols, pairs = count_symbols_and_pairs(_splits(corpus), corpus.counts)
-    ranked = sorted(pairs, key=lambda p: -pairs[p])  # stable: scan order among equal counts
-    candidates = tuple(
-        Candidate(p, pairs[p], float(pairs[p]), symbols[p[0]], symbols[p[1]]) for p in ranked
-    )
-    ties = sum(1 for c in candidates if c.count == candidates[0].count) if candidates else 0
-    return Ranking("bpe", candidates, ties)
 
 
 def side_by_side(corpus: Corpus) -> SideBySide:
@@ -128,14 +117,24 @@ class Race:
         ]
 
 
-def race(corpus: Corpus, num_merges: int, score: str = "ratio", tie_break: str = "first") -> Race:
+def race(
+    corpus: Corpus,
+    num_merges: int,
+    score: str = "ratio",
+    tie_break: str = "first",
+    record_history: bool = False,
+) -> Race:
     """Train BPE (bpe_train.train_bpe) and WordPiece (by score, joining symbols plainly) for up
-    to `num_merges` steps on the same `</w>` corpus; find the first step where they differ."""
+    to `num_merges` steps on the same `</w>` corpus; find the first step where they differ.
+
+    record_history keeps both runs' histories, so their segmentation_at(k) is a lookup.
+    """
     check_word_end_split(corpus)
     score_kind: ScoreKind = check_score(score)
-    bpe = train_bpe(corpus, num_merges, tie_break)
+    bpe = train_bpe(corpus, num_merges, tie_break, record_history=record_history)
     wordpiece = train_wordpiece(
-        corpus, num_merges, score_kind, tie_break, special_tokens=(), continuation=""
+        corpus, num_merges, score_kind, tie_break, special_tokens=(), continuation="",
+        record_history=record_history,
     )
     first = next(
         (i for i, (x, y) in enumerate(zip(bpe.merges, wordpiece.merges)) if x != y), None

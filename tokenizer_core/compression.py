@@ -14,15 +14,15 @@ Leaves out: other tokenizers' numbers (compression_quality.py), charts and cachi
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Iterable
 
 from .bpe_train import train_bpe
 from .bytelevel import ByteLevelBPE
 from .corpus import corpus_from_text
-from .metrics import TextStats, is_space_separated
+from .metrics import TextStats, is_space_separated, text_stats
 from .prefix import token_counts_by_merges
-from .pretokenize import GPT2_PATTERN, word_pieces
+from .pretokenize import GPT2_PATTERN
 
 Merge = tuple[bytes, bytes]
 Progress = Callable[[int, int], None]
@@ -125,7 +125,7 @@ class CompressionCurve:
             base, tokens = self.train, self.train_tokens
         else:
             base, tokens = self.held_out, self.held_out_tokens
-        return TextStats(tokens[k], base.characters, base.utf8_bytes, base.words)
+        return replace(base, tokens=tokens[k])
 
     def tokenizer(self, k: int, name: str | None = None) -> ByteLevelBPE:
         """The tokenizer made of the first k merges."""
@@ -134,10 +134,6 @@ class CompressionCurve:
         return ByteLevelBPE.from_merges(
             name or f"ours ({BYTE_VOCAB + k:,} vocab)", self.merges[:k], self.pat_str
         )
-
-
-def _stats(text: str, tokens: int) -> TextStats:
-    return TextStats(tokens, len(text), len(text.encode("utf-8")), len(word_pieces(text)))
 
 
 def compression_curve(
@@ -157,8 +153,8 @@ def compression_curve(
         merges=merges,
         held_out_tokens=tuple(held_out),
         train_tokens=tuple(train),
-        held_out=_stats(split.held_out, held_out[-1]),
-        train=_stats(split.train, train[-1]),
+        held_out=replace(text_stats(split.held_out, ()), tokens=held_out[-1]),
+        train=replace(text_stats(split.train, ()), tokens=train[-1]),
         space_separated=is_space_separated(split.held_out),
         stop_reason=training.stop_reason,
         requested_merges=max_merges,

@@ -13,7 +13,7 @@ Leaves out: the merging itself, and any bound on size (callers check bounds.py).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Mapping, Sequence, Union
+from typing import Iterable, Literal, Mapping, Sequence, Union
 
 from .interface import split_on_special
 from .pretokenize import (
@@ -29,6 +29,11 @@ Level = Literal["word", "sentence", "byte"]
 LEVELS: tuple[Level, ...] = ("word", "sentence", "byte")
 Symbol = Union[str, bytes]
 BYTE_SYMBOLS: tuple[bytes, ...] = tuple(bytes([b]) for b in range(256))
+
+
+def byte_parts(data: bytes) -> tuple[bytes, ...]:
+    """`b"hi"` -> (b"h", b"i"): the byte level's starting symbols, one per byte."""
+    return tuple(BYTE_SYMBOLS[b] for b in data)
 
 
 @dataclass(frozen=True)
@@ -67,7 +72,8 @@ def check_level(level: str) -> Level:
     return level  # type: ignore[return-value]
 
 
-def _count_in_order(items: list[str]) -> dict[str, int]:
+def count_in_order(items: Iterable[str]) -> dict[str, int]:
+    """`{item: how often it occurs}`, in first-seen order."""
     counts: dict[str, int] = {}
     for item in items:
         counts[item] = counts.get(item, 0) + 1
@@ -79,7 +85,7 @@ def _symbols(label: str, level: Level) -> tuple[Symbol, ...]:
         return word_symbols(label)
     if level == "sentence":
         return tuple(label)
-    return tuple(BYTE_SYMBOLS[b] for b in label.encode("utf-8"))
+    return byte_parts(label.encode("utf-8"))
 
 
 def corpus_from_counts(
@@ -88,7 +94,7 @@ def corpus_from_counts(
     """A `{piece: count}` table, in the table's own order (the classroom examples).
 
     At word level the keys are words, at sentence level lines, at byte level chunks (already
-    cut; `pat_str` only records which regex cut them).
+    cut; `pat_str` only records which regex cut them, GPT-2's unless given).
     """
     check_level(level)
     for piece, count in table.items():
@@ -105,7 +111,7 @@ def corpus_from_counts(
         sequences=tuple(_symbols(p, level) for p in table),
         counts=tuple(table.values()),
         labels=tuple(table),
-        pat_str=pat_str if level == "byte" else None,
+        pat_str=(pat_str or GPT2_PATTERN) if level == "byte" else None,
     )
 
 
@@ -130,4 +136,4 @@ def corpus_from_text(
     for segment, is_special, _ in split_on_special(text, frozenset(special_tokens)):
         if not is_special:
             items.extend(_pieces(segment, level, pat_str))
-    return corpus_from_counts(_count_in_order(items), level, pat_str)
+    return corpus_from_counts(count_in_order(items), level, pat_str)

@@ -3,7 +3,8 @@
 What it adds to `CharLevelBPE.trace` and `ByteLevelBPE.trace_chunk`: one call for a whole text
 and either kind of model, giving per pre-tokenized piece its starting parts, every rule that
 fired (rank, pair, the parts after it) and the final tokens with their ids, so a page can
-draw the ladder `t o k e n` -> ... -> ` token` `ization` with real rank numbers.
+draw the ladder `t o k e n` -> ... -> ` token` `ization` with real rank numbers. (It calls
+their `trace_symbols` / `trace_parts` forms, so each piece's starting parts are built once.)
 
 - Word and sentence levels (`CharLevelBPE`): a step is one merge rule applied to all its
   occurrences in the piece (the textbook's encode); an unseen character raises the model's
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 
 from .bpe_model import CharLevelBPE
 from .bytelevel import ByteLevelBPE
-from .corpus import Symbol
+from .corpus import Symbol, byte_parts
 from .pretokenize import Piece
 from .trace import EncodeStep
 
@@ -56,18 +57,17 @@ class Replay:
 
 
 def _char_piece(model: CharLevelBPE, piece: Piece) -> PieceReplay:
-    parts = tuple(model.starting_symbols(piece))
-    steps = model.trace(piece.text)
+    parts = tuple(model.starting_symbols(piece))  # raises, naming the position, if unseen
+    steps = model.trace_symbols(parts)
     final = steps[-1].parts if steps else parts
-    ids = tuple(model.id_of[str(p)] for p in final)
+    ids = tuple(model.id_of[p] for p in final)  # type: ignore[index]
     return PieceReplay(piece.text, piece.start, parts, tuple(steps), ids)
 
 
 def _byte_piece(model: ByteLevelBPE, piece: Piece) -> PieceReplay:
-    data = piece.text.encode("utf-8")
-    parts = tuple(data[i : i + 1] for i in range(len(data)))
-    final, steps = model.trace_chunk(data)
-    ids = tuple(model.encoder[bytes(p)] for p in final)
+    parts = byte_parts(piece.text.encode("utf-8"))
+    final, steps = model.trace_parts(parts)
+    ids = tuple(model.encoder[p] for p in final)
     return PieceReplay(piece.text, piece.start, parts, tuple(steps), ids)
 
 

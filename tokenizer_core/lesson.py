@@ -59,7 +59,7 @@ class LessonStep:
     @property
     def tied(self) -> tuple[Pair, ...]:
         """The recorded candidates that share the winner's count, winner excluded."""
-        return tuple(c.pair for c in self.step.candidates[1:] if c.count == self.step.count)
+        return tied_with(self.step)
 
 
 @dataclass(frozen=True)
@@ -76,6 +76,11 @@ class Lesson:
     def tokens_at(self, k: int) -> int:
         """Corpus length in tokens after k merges."""
         return self.tokens_before if k == 0 else self.steps[k - 1].tokens_after
+
+
+def tied_with(step: MergeStep) -> tuple[Pair, ...]:
+    """The recorded candidates that share the winner's count, winner excluded."""
+    return tuple(c.pair for c in step.candidates[1:] if c.count == step.count)
 
 
 def count_in(split: Split, pair: Pair) -> int:
@@ -163,7 +168,7 @@ def _why(
     """The winner's first occurrence (for ties under `first`) and the why line."""
     if step.ties is None:  # trained without top_k: no candidates to explain with
         return None, ""
-    tied = [c.pair for c in step.candidates[1:] if c.count == step.count]
+    tied = tied_with(step)
     lower = [c for c in step.candidates if c.count < step.count]
     runner_up = (lower[0].pair, lower[0].count) if lower else None
     first_met, phrase = None, None

@@ -6,6 +6,9 @@ rank. This is tiktoken's rule (`_byte_pair_merge`); for merges learned by traini
 made from a new token always ranks after that token, it gives the same parts as applying the
 merges one by one in rank order, each to every occurrence left to right (the textbook encode).
 
+`learned_rank_of(merges)` is the rule for learned merges (minbpe's and HF's): only a learned
+pair joins, at its first place in `merges` (`pair_ranks`).
+
 Versions of the same rule:
 - `merge_traced`: the obviously-right loop, one record per join, for replays and as the oracle;
 - `merge_spans` on short pieces: a list of pair ranks updated around each join;
@@ -29,6 +32,20 @@ RankOf = Callable[[S, S], "int | None"]
 
 _NO_RANK = float("inf")
 _SHORT = 48  # above this many parts the heap version wins (measured on runs of digits/spaces)
+
+
+def pair_ranks(merges: Sequence[tuple[S, S]]) -> dict[tuple[S, S], int]:
+    """Each learned pair's rank: its first place in `merges` (as the encoders keep it)."""
+    ranks: dict[tuple[S, S], int] = {}
+    for rank, pair in enumerate(merges):
+        ranks.setdefault(pair, rank)
+    return ranks
+
+
+def learned_rank_of(merges: Sequence[tuple[S, S]]) -> RankOf:
+    """`rank_of` for learned merges: a pair's rank if it was learned, else None."""
+    ranks = pair_ranks(merges)
+    return lambda a, b: ranks.get((a, b))
 
 
 def merge_traced(parts: Sequence[S], rank_of: RankOf) -> tuple[list[S], list[EncodeStep]]:

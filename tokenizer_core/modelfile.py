@@ -20,21 +20,22 @@ from .bpe_model import CharLevelBPE
 from .bpe_train import BPETraining
 from .bytelevel import ByteLevelBPE
 from .corpus import check_level
-from .pretokenize import GPT2_PATTERN, PATTERNS, compile_pattern
+from .pretokenize import PATTERNS, compile_pattern
 
 Model = CharLevelBPE | ByteLevelBPE
 
 
-def bpe_model(training: BPETraining, name: str = "bpe", unk_token: str | None = None) -> Model:
-    """The tokenizer that a training run learned."""
-    level = training.corpus.level
-    if level == "byte":
+def bpe_model(
+    training: BPETraining, name: str = "bpe", unk_token: str | None = None, k: int | None = None
+) -> Model:
+    """The tokenizer that a training run learned (with k, only its first k merges)."""
+    corpus, merges = training.corpus, training.merges[:k]
+    if corpus.level == "byte":
         return ByteLevelBPE.from_merges(
-            name, training.merges, training.corpus.pat_str or GPT2_PATTERN,  # type: ignore[arg-type]
-            training.special_tokens,
+            name, merges, corpus.pat_str, training.special_tokens,  # type: ignore[arg-type]
         )
     return CharLevelBPE(
-        level, training.merges, training.corpus.alphabet,  # type: ignore[arg-type]
+        corpus.level, merges, corpus.alphabet,  # type: ignore[arg-type]
         training.special_tokens, unk_token, name,
     )
 
@@ -60,7 +61,7 @@ def training_to_json(training: BPETraining, unk_token: str | None = None) -> dic
         "stop_reason": training.stop_reason,
     }
     if level == "byte":
-        pat_str = training.corpus.pat_str or GPT2_PATTERN
+        pat_str = training.corpus.pat_str
         data["pattern"] = _pattern_name(pat_str) or pat_str
     else:
         data["alphabet"] = list(training.corpus.alphabet)

@@ -23,18 +23,15 @@ Leaves out: training (bpe_train.py), drawing and caching (the pages).
 from __future__ import annotations
 
 from collections import Counter
-from typing import Sequence
+from typing import Iterable, Sequence
 
-from .bpe_model import CharLevelBPE
 from .bpe_train import BPETraining
 from .bytelevel import ByteLevelBPE
-from .corpus import Symbol
-from .merge import RankOf, join_ranks
-from .modelfile import bpe_model
+from .corpus import Symbol, byte_parts
+from .merge import RankOf, join_ranks, learned_rank_of
+from .modelfile import Model, bpe_model
 from .pretokenize import GPT2_PATTERN, regex_chunks
 
-Model = CharLevelBPE | ByteLevelBPE
-Pair = tuple[Symbol, Symbol]
 Pieces = Sequence[tuple[Sequence[Symbol], int]]  # (starting parts, how often the piece occurs)
 
 
@@ -42,24 +39,7 @@ def model_with_first(training: BPETraining, k: int, name: str = "bpe") -> Model:
     """The tokenizer made of the first k merges of a training run (k = 0: the alphabet only)."""
     if not 0 <= k <= len(training.steps):
         raise ValueError(f"k must be between 0 and {len(training.steps)} merges, got {k}")
-    corpus = training.corpus
-    if corpus.level == "byte":
-        return ByteLevelBPE.from_merges(
-            name, training.merges[:k],  # type: ignore[arg-type]
-            corpus.pat_str or GPT2_PATTERN, training.special_tokens,
-        )
-    return CharLevelBPE(
-        corpus.level, training.merges[:k], corpus.alphabet,  # type: ignore[arg-type]
-        training.special_tokens, name=name,
-    )
-
-
-def pair_ranks(merges: Sequence[Pair]) -> dict[Pair, int]:
-    """Each learned pair's rank: its first place in `merges` (as the encoders keep it)."""
-    ranks: dict[Pair, int] = {}
-    for rank, pair in enumerate(merges):
-        ranks.setdefault(pair, rank)
-    return ranks
+    return bpe_model(training, name, k=k)
 
 
 def counts_by_merges(pieces: Pieces, rank_of: RankOf, num_merges: int) -> list[int]:
@@ -82,12 +62,13 @@ def token_counts_by_merges(
     merges: Sequence[tuple[bytes, bytes]], text: str, pat_str: str = GPT2_PATTERN
 ) -> list[int]:
     """Byte level: counts[k] = tokens ByteLevelBPE.from_merges(merges[:k]) gives for `text`."""
-    ranks = pair_ranks(merges)
-    pieces = [
-        (tuple(data[i : i + 1] for i in range(len(data))), times)
-        for data, times in Counter(c.encode("utf-8") for c in regex_chunks(text, pat_str)).items()
-    ]
-    return counts_by_merges(pieces, lambda a, b: ranks.get((a, b)), len(merges))
+    pieces = _byte_pieces(regex_chunks(text, pat_str))
+    return counts_by_merges(pieces, learned_rank_of(merges), len(merges))
+
+
+def _byte_pieces(chunks: Iterable[str]) -> list[tuple[tuple[bytes, ...], int]]:
+    """Each distinct chunk's single bytes, with how often the chunk occurs (first-seen order)."""
+    return [(byte_parts(chunk.encode("utf-8")), n) for chunk, n in Counter(chunks).items()]
 
 
 def training_pieces(training: BPETraining, text: str) -> list[tuple[tuple[Symbol, ...], int]]:
@@ -96,20 +77,17 @@ def training_pieces(training: BPETraining, text: str) -> list[tuple[tuple[Symbol
     Raises the model's ValueError for a character it has never seen (word and sentence levels).
     """
     model = bpe_model(training)
-    counts: Counter[tuple[Symbol, ...]] = Counter()
     if isinstance(model, ByteLevelBPE):
-        for chunk in model.pieces(text):
-            data = chunk.text.encode("utf-8")
-            counts[tuple(data[i : i + 1] for i in range(len(data)))] += 1
-    else:
-        for piece in model.pre_tokenize(text):
-            counts[tuple(model.starting_symbols(piece))] += 1
+        chunks = (chunk.text for chunk in model.pieces(text))
+        return _byte_pieces(chunks)  # type: ignore[return-value]
+    counts: Counter[tuple[Symbol, ...]] = Counter(
+        tuple(model.starting_symbols(piece)) for piece in model.pre_tokenize(text)
+    )
     return list(counts.items())
 
 
 def training_token_counts(training: BPETraining, text: str) -> list[int]:
     """counts[k] = tokens model_with_first(training, k) gives for `text`, for every k."""
-    ranks = pair_ranks(training.merges)
     return counts_by_merges(
-        training_pieces(training, text), lambda a, b: ranks.get((a, b)), len(training.merges)
+        training_pieces(training, text), learned_rank_of(training.merges), len(training.merges)
     )

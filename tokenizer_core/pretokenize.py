@@ -9,7 +9,7 @@ Three ways, one per level:
 The three regexes are the ones tiktoken ships for `gpt2`, `cl100k_base` and `o200k_base`
 (a test checks they are still equal to tiktoken's own).
 
-Leaves out: normalization (no lowercasing, no NFC) and special tokens (see special.py).
+Leaves out: normalization (no lowercasing, no NFC) and special tokens (see interface.py).
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ other tiktoken encoding (r50k, p50k, o200k_harmony).
 from __future__ import annotations
 
 import binascii
+import functools
 import gzip
 import hashlib
 import importlib.util
@@ -158,13 +159,26 @@ def gpt2_byte_alphabet() -> dict[int, str]:
     return dict(sorted(table.items()))
 
 
+@functools.cache
 def gpt2_unicode_to_bytes() -> dict[int, int]:
     """A `str.translate` table that turns GPT-2 alphabet text into Latin-1 code points.
 
     `token.translate(table).encode("latin-1")` gives the token's bytes; it raises
-    UnicodeEncodeError for a character outside the alphabet.
+    UnicodeEncodeError for a character outside the alphabet. Built once and shared: do not
+    modify it.
     """
     return {ord(ch): b for b, ch in gpt2_byte_alphabet().items()}
+
+
+def gpt2_token_bytes(token: str) -> bytes | None:
+    """A token written in GPT-2's byte alphabet (`Ġthe`) -> its bytes (b" the").
+
+    None when a character is outside the alphabet.
+    """
+    try:
+        return token.translate(gpt2_unicode_to_bytes()).encode("latin-1")
+    except UnicodeEncodeError:
+        return None
 
 
 def data_gym_to_ranks(encoder_json: bytes, vocab_bpe: bytes) -> dict[bytes, int]:
@@ -174,28 +188,25 @@ def data_gym_to_ranks(encoder_json: bytes, vocab_bpe: bytes) -> dict[bytes, int]
     merge list: merge k must build exactly the token of rank 256 + k, since tiktoken merges by
     rank; we check that rather than trust it.
     """
-    table = gpt2_unicode_to_bytes()
     encoder: dict[str, int] = json.loads(encoder_json)
     ranks: dict[bytes, int] = {}
     for token, rank in encoder.items():
         if token not in (ENDOFTEXT, "<|startoftext|>"):
-            ranks[_alphabet_bytes(token, table, "encoder.json")] = rank
-    _check_merges_match_ranks(vocab_bpe, ranks, table)
+            ranks[_alphabet_bytes(token, "encoder.json")] = rank
+    _check_merges_match_ranks(vocab_bpe, ranks)
     return ranks
 
 
-def _alphabet_bytes(token: str, table: dict[int, int], what: str) -> bytes:
-    try:
-        return token.translate(table).encode("latin-1")
-    except UnicodeEncodeError:
+def _alphabet_bytes(token: str, what: str) -> bytes:
+    data = gpt2_token_bytes(token)
+    if data is None:
         raise RankFileError(
             f"{what} holds {token!r}, which is not written in GPT-2's byte alphabet"
-        ) from None
+        )
+    return data
 
 
-def _check_merges_match_ranks(
-    vocab_bpe: bytes, ranks: dict[bytes, int], table: dict[int, int]
-) -> None:
+def _check_merges_match_ranks(vocab_bpe: bytes, ranks: dict[bytes, int]) -> None:
     lines = vocab_bpe.decode("utf-8").split("\n")[1:]  # first line: "#version: 0.2"
     merges = [line for line in lines if line]
     single_byte_ranks = sorted(ranks.get(bytes([b]), -1) for b in range(256))
@@ -205,7 +216,7 @@ def _check_merges_match_ranks(
             "expected the 256 single bytes at ranks 0..255 plus one token per merge"
         )
     for k, line in enumerate(merges):
-        token = _alphabet_bytes(line.replace(" ", ""), table, "vocab.bpe")
+        token = _alphabet_bytes(line.replace(" ", ""), "vocab.bpe")
         if ranks.get(token) != 256 + k:
             raise RankFileError(
                 f"vocab.bpe merge {k} ({line!r}) builds {token!r}, whose rank in encoder.json "
@@ -247,30 +258,33 @@ def _gpt2() -> EncodingSpec:
     )
 
 
-def _cl100k_base() -> EncodingSpec:
-    data = read_packaged(CL100K_BASE_FILE, "cl100k_base's ranks")
+def _from_tiktoken_file(
+    name: str, file: PackagedFile, special_tokens: dict[str, int]
+) -> EncodingSpec:
+    """An encoding shipped in tiktoken's own format: its rank file, regex and special tokens."""
+    data = read_packaged(file, f"{name}'s ranks")
     return EncodingSpec(
-        name="cl100k_base",
-        pat_str=PATTERNS["cl100k_base"],
-        mergeable_ranks=parse_tiktoken_bpe(data, CL100K_BASE_FILE.resource),
-        special_tokens={
-            ENDOFTEXT: 100257,
-            FIM_PREFIX: 100258,
-            FIM_MIDDLE: 100259,
-            FIM_SUFFIX: 100260,
-            ENDOFPROMPT: 100276,
-        },
+        name=name,
+        pat_str=PATTERNS[name],
+        mergeable_ranks=parse_tiktoken_bpe(data, file.resource),
+        special_tokens=special_tokens,
     )
+
+
+def _cl100k_base() -> EncodingSpec:
+    specials = {
+        ENDOFTEXT: 100257,
+        FIM_PREFIX: 100258,
+        FIM_MIDDLE: 100259,
+        FIM_SUFFIX: 100260,
+        ENDOFPROMPT: 100276,
+    }
+    return _from_tiktoken_file("cl100k_base", CL100K_BASE_FILE, specials)
 
 
 def _o200k_base() -> EncodingSpec:
-    data = read_packaged(O200K_BASE_FILE, "o200k_base's ranks")
-    return EncodingSpec(
-        name="o200k_base",
-        pat_str=PATTERNS["o200k_base"],
-        mergeable_ranks=parse_tiktoken_bpe(data, O200K_BASE_FILE.resource),
-        special_tokens={ENDOFTEXT: 199999, ENDOFPROMPT: 200018},
-    )
+    specials = {ENDOFTEXT: 199999, ENDOFPROMPT: 200018}
+    return _from_tiktoken_file("o200k_base", O200K_BASE_FILE, specials)
 
 
 _LOADERS = {"gpt2": _gpt2, "cl100k_base": _cl100k_base, "o200k_base": _o200k_base}

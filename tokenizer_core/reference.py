@@ -39,21 +39,10 @@ import tiktoken
 import tokenizers
 from tokenizers import decoders, models, pre_tokenizers, trainers
 
-from .interface import AllowedSpecial, DisallowedSpecial, resolve_special, split_on_special
-from .rankfiles import EncodingSpec, gpt2_unicode_to_bytes, load_encoding_spec
-from .tokens import Token, piece_of, tokens_from_bytes
-
-
-def require_unicode(text: str) -> None:
-    """Refuse text with lone surrogates: it has no UTF-8 bytes, so it has no tokens."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as error:
-        raise ValueError(
-            f"the text holds a lone surrogate {text[error.start]!r} at character {error.start}, "
-            "which is not Unicode text and has no UTF-8 bytes; remove it, or decode the source "
-            "with errors='replace'"
-        ) from None
+from .interface import AllowedSpecial, DisallowedSpecial, encode_with_specials, resolve_special
+from .pretokenize import WORD_END
+from .rankfiles import ENDOFTEXT, EncodingSpec, gpt2_token_bytes, load_encoding_spec
+from .tokens import Token, piece_of, require_unicode, tokens_from_bytes
 
 
 def _unknown_id(ids: Sequence[int], known: Callable[[int], bool]) -> ValueError:
@@ -109,6 +98,10 @@ class TiktokenTokenizer:
         ids = self.encoding.encode(text, allowed_special=allowed, disallowed_special=())
         pieces = zip(ids, self.encoding.decode_tokens_bytes(ids))
         return tokens_from_bytes(text, pieces, self._special_ids)
+
+    def encode_ordinary_ids(self, text: str) -> list[int]:
+        """Ids for text, reading any special-token string as plain text."""
+        return self.encoding.encode_ordinary(text)
 
     def decode(self, ids: Sequence[int]) -> str:
         """tiktoken's rule: join the ids' bytes, decode as UTF-8 with U+FFFD for broken bytes.
@@ -240,7 +233,8 @@ class HFTokenizer:
         self._added = dict(tokenizer.get_added_tokens_decoder())
         self._special = {t.content: i for i, t in self._added.items() if t.special}
         self._unk_id = _unk_id(config, tokenizer)
-        self._alphabet = gpt2_unicode_to_bytes()
+        # ids marked special in byte-level tokens; never the unknown token (it stands for text)
+        self._special_ids = frozenset(self._special.values()) - {self._unk_id}
         self._plain: tokenizers.Tokenizer | None = None
 
     @classmethod
@@ -293,11 +287,11 @@ class HFTokenizer:
         require_unicode(text)
         allowed = resolve_special(text, self._special, allowed_special, disallowed_special)
         present = {s for s in self._special if s in text}
-        if present <= allowed:
+        if present <= allowed:  # every special string in the text is allowed: HF as it is
             return self._tokens(text, self.tokenizer)
-        if not present & allowed:
-            return self._tokens(text, self._plain_twin())
-        return self._encode_runs(text, allowed)
+        # Cut at the allowed ones, read the rest with the plain twin. `allowed` is already
+        # resolved (the text was checked), so nothing is left to refuse: disallowed_special=().
+        return encode_with_specials(text, self._special, allowed, (), self._encode_plain)
 
     def decode(self, ids: Sequence[int]) -> str:
         """HF's decoder with special tokens kept (`skip_special_tokens=False`).
@@ -325,17 +319,10 @@ class HFTokenizer:
             self._plain = twin
         return self._plain
 
-    def _encode_runs(self, text: str, allowed: frozenset[str]) -> list[Token]:
-        tokens: list[Token] = []
-        for run, is_special, start in split_on_special(text, allowed):
-            if is_special:
-                end = start + len(run)
-                token_id = self._special[run]
-                tokens.append(Token(token_id, run.encode(), start, end, piece=run, special=True))
-            else:
-                shifted = self._tokens(run, self._plain_twin())
-                tokens.extend(replace(t, start=t.start + start, end=t.end + start) for t in shifted)
-        return tokens
+    def _encode_plain(self, segment: str, offset: int) -> list[Token]:
+        """A run holding no special token to honour, read as plain text; offsets shifted."""
+        tokens = self._tokens(segment, self._plain_twin())
+        return [replace(t, start=t.start + offset, end=t.end + offset) for t in tokens]
 
     def _tokens(self, text: str, hf: tokenizers.Tokenizer) -> list[Token]:
         encoding = hf.encode(text, add_special_tokens=False)
@@ -343,34 +330,31 @@ class HFTokenizer:
         if self._byte_level:
             pieces = [(i, self._byte_level_bytes(i, tok, text[s:e])) for i, tok, (s, e) in items]
             if b"".join(data for _, data in pieces) == text.encode("utf-8"):
-                special_ids = frozenset(self._special.values()) - {self._unk_id}
-                return tokens_from_bytes(text, pieces, special_ids)
+                return tokens_from_bytes(text, pieces, self._special_ids)
         return self._tokens_from_offsets(text, items)
 
     def _byte_level_bytes(self, token_id: int, token: str, covered: str) -> bytes:
         """A byte-level token's real bytes; an added token's are the text it matched."""
         if token_id in self._added:
             return covered.encode("utf-8") if covered else self._added[token_id].content.encode()
-        try:
-            return token.translate(self._alphabet).encode("latin-1")
-        except UnicodeEncodeError:  # not written in the byte alphabet: take it as text
-            return token.encode("utf-8")
+        data = gpt2_token_bytes(token)
+        return token.encode("utf-8") if data is None else data  # not in the alphabet: text
 
     def _tokens_from_offsets(
         self, text: str, items: list[tuple[int, str, tuple[int, int]]]
     ) -> list[Token]:
         """Tokens from HF's character offsets (every model that is not byte-level, and fallback)."""
+        held = [self._piece(token_id, token) for token_id, token, _ in items]
         spans: list[tuple[int, int]] = []
-        for n, (token_id, token, (s, e)) in enumerate(items):
+        for n, (token_id, _, (s, e)) in enumerate(items):
             next_span = items[n + 1][2] if n + 1 < len(items) else None
-            piece = self._piece(token_id, token)
-            marker = token_id not in self._added and _is_marker(piece, (s, e), next_span)
+            marker = token_id not in self._added and _is_marker(held[n], (s, e), next_span)
             spans.append((s, s) if marker else (s, e))
         tokens: list[Token] = []
         cursor = 0  # characters before the cursor belong to earlier tokens
         for n, (token_id, token, _) in enumerate(items):
             s, e = spans[n]
-            data, piece = self._bytes_and_piece(token_id, token, text, (s, e), cursor)
+            data, piece = self._bytes_and_piece(token_id, token, held[n], text, (s, e), cursor)
             partial = _shares_character(spans, n) or (piece is None and bool(data))
             special = self._is_special_match(token_id, text[s:e])
             unknown = token_id == self._unk_id and not special
@@ -387,12 +371,12 @@ class HFTokenizer:
         return token_id != self._unk_id or covered == added.content
 
     def _bytes_and_piece(
-        self, token_id: int, token: str, text: str, span: tuple[int, int], cursor: int
+        self, token_id: int, token: str, piece: str, text: str, span: tuple[int, int], cursor: int
     ) -> tuple[bytes, str | None]:
-        """(bytes, piece) of one token; text before `cursor` belongs to earlier tokens."""
+        """(bytes, piece) of one token; `piece` is as the vocabulary holds it (_piece), and text
+        before `cursor` belongs to earlier tokens."""
         start, end = span
         covered = text[max(start, cursor) : end]
-        piece = self._piece(token_id, token)
         fallback = _BYTE_FALLBACK.fullmatch(piece) if self._byte_fallback else None
         if fallback and covered != piece:  # the model spelled a byte, not matched `<0x78>` text
             data = bytes([int(fallback.group(1), 16)])
@@ -414,10 +398,7 @@ class HFTokenizer:
 # HF tokenizers: training in-process
 
 HFKind = Literal["bpe", "wordpiece", "unigram"]
-HF_KINDS: tuple[str, ...] = ("bpe", "wordpiece", "unigram")
 UNK = "[UNK]"
-ENDOFTEXT = "<|endoftext|>"
-WORD_END = "</w>"
 
 
 def _specials(first: str, extra: Sequence[str]) -> list[str]:
@@ -478,6 +459,7 @@ def _unigram(vocab_size: int, extra: Sequence[str]) -> tuple[tokenizers.Tokenize
 
 
 _SETUPS = {"bpe": _bpe, "wordpiece": _wordpiece, "unigram": _unigram}
+HF_KINDS: tuple[str, ...] = tuple(_SETUPS)
 
 
 def train_hf(

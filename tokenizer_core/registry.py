@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from .bytelevel import ByteLevelBPE
 from .interface import Tokenizer
-from .rankfiles import load_encoding_spec
+from .rankfiles import ENCODING_NAMES, load_encoding_spec
 from .reference import tiktoken_tokenizer
 
-ENCODINGS = ("gpt2", "cl100k_base", "o200k_base")
+ENCODINGS = ENCODING_NAMES
 CORE_PREFIX = "core:"
 NAMES = (*ENCODINGS, *(CORE_PREFIX + e for e in ENCODINGS))
 

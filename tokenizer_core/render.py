@@ -21,12 +21,21 @@ import html
 from dataclasses import dataclass
 from typing import Literal, Sequence
 
-from .tokens import Token, show_whitespace
+from .tokens import Token, hex_bytes, show_whitespace
 
 View = Literal["text", "ids", "bytes"]
-PALETTE_SIZE = 6
+# Token background colours, class `c{i}` for position i mod PALETTE_SIZE (the byte ruler too).
+PALETTE = ("#cfe8ff", "#ffe0b3", "#d4f5d0", "#f6d0ea", "#fff3a6", "#dcd6ff")
+PALETTE_SIZE = len(PALETTE)
 
-TOKEN_CSS = """
+
+def palette_css(scope: str) -> str:
+    """`{scope} .c0 { background: ...; }` and so on, one rule per PALETTE colour."""
+    return "".join(f"{scope} .c{i} {{ background: {c}; }}\n" for i, c in enumerate(PALETTE))
+
+
+TOKEN_CSS = (
+    """
 .tokview { font-family: ui-monospace, "DejaVu Sans Mono", "Noto Sans Mono CJK SC", monospace;
   font-size: var(--tok-font, 1.05rem); line-height: 2.1; white-space: pre-wrap;
   word-break: break-word; color: #111; }
@@ -34,9 +43,9 @@ TOKEN_CSS = """
   margin: 0 1px 0 0; border-bottom-width: 3px;
   -webkit-box-decoration-break: clone; box-decoration-break: clone; }
 .tokview .tok.alt { border-bottom-style: dotted; }
-.tokview .c0 { background: #cfe8ff; } .tokview .c1 { background: #ffe0b3; }
-.tokview .c2 { background: #d4f5d0; } .tokview .c3 { background: #f6d0ea; }
-.tokview .c4 { background: #fff3a6; } .tokview .c5 { background: #dcd6ff; }
+"""
+    + palette_css(".tokview")
+    + """\
 .tokview .partial { border-style: dashed; font-size: .82em; }
 .tokview .special { background: #222 !important; color: #fff; font-weight: 600; }
 .tokview .diff { outline: 2px solid #d10000; outline-offset: 1px; }
@@ -51,6 +60,7 @@ TOKEN_CSS = """
 .tokview.big { --tok-font: 1.6rem; }
 .tokview.contrast .tok { border-color: #000; color: #000; }
 """
+)
 
 
 def escape(text: str) -> str:
@@ -72,7 +82,7 @@ def token_label(token: Token, view: View, visible_whitespace: bool) -> str:
     if view == "ids":
         return str(token.id)
     if view == "bytes":
-        return " ".join(f"{b:02X}" for b in token.bytes) or "∅"
+        return hex_bytes(token.bytes) or "∅"
     if token.unknown and token.piece:  # show what the model sees, not the text it lost
         return token.piece
     if not token.bytes and token.piece:  # zero-width, e.g. a lone </w> at the end of a word
@@ -82,12 +92,12 @@ def token_label(token: Token, view: View, visible_whitespace: bool) -> str:
 
 def token_title(token: Token) -> str:
     """Hover text: id, bytes in hex, and the token's own string."""
-    hex_bytes = " ".join(f"{b:02X}" for b in token.bytes) or "none"
+    shown = hex_bytes(token.bytes) or "none"
     piece = repr(token.piece) if token.piece is not None else "not whole UTF-8 characters"
     kind = " · special token" if token.special else ""
     kind += f" · unknown: stands in for {token.bytes.decode('utf-8', 'replace')!r}" if token.unknown else ""
     kind += " · splits a character" if token.partial else ""
-    return f"id {token.id} · bytes {hex_bytes} · {piece}{kind}"
+    return f"id {token.id} · bytes {shown} · {piece}{kind}"
 
 
 def render_tokens(

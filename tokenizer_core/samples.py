@@ -109,6 +109,11 @@ def _json(relpath: str) -> object:
         raise ValueError(f"data/{relpath}, line {err.lineno}: invalid JSON: {err.msg}") from err
 
 
+def _check_unique(ids: list[str], where: str) -> None:
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"{where}: preset ids must be unique, got {ids}")
+
+
 def _text_field(record: dict, key: str, where: str) -> str:
     value = record.get(key)
     if not isinstance(value, str) or not value.strip():
@@ -144,9 +149,7 @@ def presets() -> list[Preset]:
     if not isinstance(records, list) or not records:
         raise ValueError("data/presets.json must be a non-empty JSON list of presets")
     found = [_preset(r, f"data/presets.json, preset {i}") for i, r in enumerate(records, 1)]
-    ids = [p.id for p in found]
-    if len(set(ids)) != len(ids):
-        raise ValueError(f"data/presets.json: preset ids must be unique, got {ids}")
+    _check_unique([p.id for p in found], "data/presets.json")
     return found
 
 
@@ -316,7 +319,5 @@ def playground_presets() -> list[PlaygroundPreset]:
         if len(fields[2]) > MAX_PLAYGROUND_TEXT_CHARS:
             raise ValueError(f"{where}: text is over {MAX_PLAYGROUND_TEXT_CHARS:,} characters")
         found.append(PlaygroundPreset(*fields))
-    ids = [p.id for p in found]
-    if len(set(ids)) != len(ids):
-        raise ValueError(f"{source}: preset ids must be unique, got {ids}")
+    _check_unique([p.id for p in found], source)
     return found

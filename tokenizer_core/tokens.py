@@ -3,7 +3,8 @@
 A token is bytes first. Its `start`/`end` are character offsets into the input string; a token
 that covers only part of a multi-byte character is mapped onto that whole character and marked
 `partial`. Its display form never shows U+FFFD: bytes that are not whole UTF-8 characters are
-shown as hex, e.g. `<E4 BD>`.
+shown as hex, e.g. `<E4 BD>`. `require_unicode` is the one check that a text has UTF-8 bytes
+at all (no lone surrogates), shared by every encoder.
 
 Leaves out: rendering to HTML (see render.py) and anything model-specific.
 """
@@ -102,9 +103,14 @@ def split_utf8(data: bytes) -> list[tuple[bool, bytes]]:
     return runs
 
 
+def hex_bytes(data: bytes) -> str:
+    """`b'\\xe4\\xbd'` -> `E4 BD`."""
+    return " ".join(f"{b:02X}" for b in data)
+
+
 def hex_group(data: bytes) -> str:
     """`b'\\xe4\\xbd'` -> `<E4 BD>`."""
-    return "<" + " ".join(f"{b:02X}" for b in data) + ">"
+    return "<" + hex_bytes(data) + ">"
 
 
 def show_whitespace(text: str) -> str:
@@ -150,6 +156,18 @@ def display_bytes(data: bytes, visible_whitespace: bool = False, name_invisible:
         else:
             parts.append(show_whitespace(text) if visible_whitespace else text)
     return "".join(parts)
+
+
+def require_unicode(text: str) -> None:
+    """Refuse text with lone surrogates: it has no UTF-8 bytes, so it has no tokens."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise ValueError(
+            f"the text holds a lone surrogate {text[error.start]!r} at character {error.start}, "
+            "which is not Unicode text and has no UTF-8 bytes; remove it, or decode the source "
+            "with errors='replace'"
+        ) from None
 
 
 def piece_of(data: bytes) -> str | None:

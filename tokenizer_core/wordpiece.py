@@ -29,10 +29,10 @@ import math
 import re
 from typing import Any, Mapping, Sequence
 
-from .corpus import Corpus
+from .corpus import Corpus, count_in_order
 from .interface import AllowedSpecial, DisallowedSpecial, encode_with_specials
 from .pretokenize import Piece
-from .tokens import Token
+from .tokens import Token, require_unicode
 from .wordpiece_train import (
     CONTINUATION,
     DEFAULT_SPECIAL_TOKENS,
@@ -110,10 +110,7 @@ def bert_word_counts(text: str) -> dict[str, int]:
     Train on this (wordpiece_corpus(bert_word_counts(text))) when punctuation should be learned
     as the standalone pieces encoding will look up, not glued to words.
     """
-    counts: dict[str, int] = {}
-    for piece in bert_pieces(text):
-        counts[piece.text] = counts.get(piece.text, 0) + 1
-    return counts
+    return count_in_order(piece.text for piece in bert_pieces(text))
 
 
 Match = tuple[tuple[int, int, int], ...]  # (id, start, end) per piece, offsets inside the word
@@ -428,13 +425,7 @@ def _check_max_chars(value: object) -> int:
 def _check_text(text: str) -> None:
     if not isinstance(text, str):
         raise ValueError(f"text to encode should be a str, got {type(text).__name__}")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as error:
-        raise ValueError(
-            f"text has a lone surrogate {text[error.start]!r} at character {error.start}: it is "
-            "not Unicode text and has no UTF-8 bytes; decode the source with errors='replace'"
-        ) from None
+    require_unicode(text)
 
 
 def _string_list(data: Mapping[str, Any], key: str) -> list[str]:

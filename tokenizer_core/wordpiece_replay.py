@@ -5,9 +5,9 @@ What it adds to wordpiece.py and compare.py:
   at each position, how many candidates were tried (longest first), which one matched, and
   where it failed when the word becomes `[UNK]`. Tests check it against the tokenizer's own
   encoding, so the replay cannot drift from what encoding does;
-- `race_steps(corpus, k)`: BPE and WordPiece trained on the same `</w>` symbols (compare.race's
-  setting), with each rule's ranking of the pairs at every step, count(a) and count(b) included
-  for both, and the first step where their choices differ.
+- `race_steps(corpus, k)`: compare.race (BPE and WordPiece trained on the same `</w>` symbols)
+  with each rule's ranking of the pairs at every step, count(a) and count(b) included for both,
+  and the first step where their choices differ.
 
 Leaves out: BERT pre-tokenization details (the tokenizer does it; words here are single words),
 training itself and drawing.
@@ -18,20 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import cast
 
-from .bpe_train import BPETraining, check_tie_break, train_bpe
-from .compare import check_word_end_split
+from .compare import Race, race
 from .corpus import Corpus
 from .trace import Candidate
 from .wordpiece import CONTINUATION, WordPieceTokenizer
-from .wordpiece_train import (
-    WordPieceTraining,
-    check_score,
-    count_symbols_and_pairs,
-    rank_by_score,
-    train_wordpiece,
-)
+from .wordpiece_train import rank_by_count, rank_by_score
 
-Pair = tuple[str, str]
 MAX_TRIES_SHOWN = 6  # tried candidates kept per position (the longest ones and the match)
 
 
@@ -94,57 +86,26 @@ class RaceStep:
 
 
 @dataclass(frozen=True)
-class RaceView:
-    bpe: BPETraining
-    wordpiece: WordPieceTraining
-    steps: tuple[RaceStep, ...]
-    first_difference: int | None  # 0-based step where the chosen pairs first differ
+class RaceView(Race):
+    """compare.Race plus each step's rankings (`steps`, one per step of the longer run)."""
 
-    @property
-    def choices(self) -> list[tuple[Pair | None, Pair | None]]:
-        a, b = self.bpe.merges, self.wordpiece.merges
-        return [
-            (a[i] if i < len(a) else None, b[i] if i < len(b) else None)  # type: ignore[misc]
-            for i in range(max(len(a), len(b)))
-        ]
-
-
-def _rank_by_count(splits: list[list[str]], counts: tuple[int, ...], top_k: int,
-                   tie_break: str) -> tuple[tuple[Candidate, ...], int]:
-    symbols, pairs = count_symbols_and_pairs(splits, counts)
-    if tie_break == "first":  # stable: scan order among equal counts, as the trainer breaks ties
-        order = sorted(pairs, key=lambda p: -pairs[p])
-    else:
-        order = sorted(pairs, key=lambda p: (-pairs[p], p))
-    ranked = tuple(
-        Candidate(p, pairs[p], float(pairs[p]), symbols[p[0]], symbols[p[1]]) for p in order[:top_k]
-    )
-    ties = sum(1 for c in pairs.values() if order and c == pairs[order[0]])
-    return ranked, ties
+    steps: tuple[RaceStep, ...] = ()
 
 
 def race_steps(
     corpus: Corpus, num_merges: int, score: str = "ratio", tie_break: str = "first", top_k: int = 8
 ) -> RaceView:
     """compare.race with every step's rankings kept (a rescan per step: classroom corpora)."""
-    check_word_end_split(corpus)
-    score_kind = check_score(score)
-    bpe = train_bpe(corpus, num_merges, tie_break, record_history=True)
-    wordpiece = train_wordpiece(
-        corpus, num_merges, score_kind, tie_break, special_tokens=(), continuation="",
-        record_history=True,
-    )
+    result = race(corpus, num_merges, score, tie_break, record_history=True)
+    bpe, wordpiece = result.bpe, result.wordpiece
+    score_kind, tie = wordpiece.score, wordpiece.tie_break  # as race checked them
     steps = []
     for k in range(max(len(bpe.steps), len(wordpiece.steps))):
         b_seqs = bpe.segmentation_at(min(k, len(bpe.steps)))
         w_seqs = wordpiece.segmentation_at(min(k, len(wordpiece.steps)))
         b_splits = cast("list[list[str]]", [list(s) for s in b_seqs])  # `</w>` words: all str
         w_splits = [list(s) for s in w_seqs]
-        b_ranked, b_ties = _rank_by_count(b_splits, corpus.counts, top_k, tie_break)
-        w_ranked, w_ties = rank_by_score(w_splits, corpus.counts, score_kind,
-                                         check_tie_break(tie_break))
-        steps.append(RaceStep(k, b_ranked, tuple(w_ranked[:top_k]), b_ties, w_ties))
-    first = next(
-        (i for i, (x, y) in enumerate(zip(bpe.merges, wordpiece.merges)) if x != y), None
-    )
-    return RaceView(bpe, wordpiece, tuple(steps), first)
+        b_ranked, b_ties = rank_by_count(b_splits, corpus.counts, tie, top_k)
+        w_ranked, w_ties = rank_by_score(w_splits, corpus.counts, score_kind, tie)
+        steps.append(RaceStep(k, tuple(b_ranked), tuple(w_ranked[:top_k]), b_ties, w_ties))
+    return RaceView(bpe, wordpiece, result.first_difference, tuple(steps))

@@ -16,7 +16,8 @@ first-seen order, positions left to right), which is what the textbook loop
 `for pair, score in scores.items(): if best is None or score > best_score` returns over a dict
 filled in scan order; `lexical` is the smallest pair among the top scores. Scores are floats
 computed by one function (`pair_score`), so the fast trainer and the textbook loop compare the
-very same numbers and agree on every tie.
+very same numbers and agree on every tie. `rank_by_score` lists every pair in that order; its
+BPE twin `rank_by_count` (count(ab) alone) is here too, so compare.py ranks both rules alike.
 
 Subtle (why this is not BPE's lazy heap): a merge lowers count(a) and count(b), which *raises*
 the score of every other pair holding a or b, and under `likelihood` every merge lowers N,
@@ -42,7 +43,13 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Literal, Mapping, Union, cast
 
-from .bpe_train import TieBreak, check_num_merges, check_tie_break
+from .bpe_train import (
+    TieBreak,
+    check_num_merges,
+    check_tie_break,
+    freeze_history,
+    segmentation_from_history,
+)
 from .corpus import Corpus, corpus_from_counts
 from .trace import Candidate
 
@@ -224,6 +231,29 @@ def textbook_wordpiece(
     return merges, merge_scores
 
 
+def rank_by_count(
+    splits: list[list[str]],
+    counts: tuple[int, ...],
+    tie_break: TieBreak = "first",
+    top_k: int | None = None,
+) -> tuple[list[Candidate], int]:
+    """BPE's ranking: every pair (or the top_k) by count(ab), best first (ties in scan order, or
+    lexical), and how many share the top count. The score is count(ab) itself."""
+    symbol_counts, pair_counts = count_symbols_and_pairs(splits, counts)
+    if tie_break == "first":  # subtle: a stable sort keeps scan order among equal counts
+        order = sorted(pair_counts, key=lambda p: -pair_counts[p])
+    else:
+        order = sorted(pair_counts, key=lambda p: (-pair_counts[p], p))
+    ranked = [
+        Candidate(
+            p, pair_counts[p], float(pair_counts[p]), symbol_counts[p[0]], symbol_counts[p[1]]
+        )
+        for p in order[:top_k]
+    ]
+    ties = sum(1 for n in pair_counts.values() if n == pair_counts[order[0]]) if order else 0
+    return ranked, ties
+
+
 def rank_by_score(
     splits: list[list[str]],
     counts: tuple[int, ...],
@@ -315,22 +345,15 @@ class WordPieceTraining:
 
     def segmentation_at(self, k: int) -> list[tuple[str, ...]]:
         """Each distinct word of the corpus after the first `k` merges (0 <= k <= len(steps))."""
-        if not 0 <= k <= len(self.steps):
-            raise ValueError(f"step must be between 0 and {len(self.steps)}, got {k}")
-        if self.history is None:
-            splits = string_splits(self.corpus)
-            for pair in self.merges[:k]:
-                splits = [merge_wordpiece(s, pair, self.continuation) for s in splits]
-            return [tuple(s) for s in splits]
-        result = []
-        for seq, changes in zip(self.corpus.sequences, self.history):
-            current: tuple[str, ...] = seq  # type: ignore[assignment]
-            for step, pieces in changes:
-                if step >= k:
-                    break
-                current = pieces
-            result.append(current)
-        return result
+        return segmentation_from_history(  # type: ignore[return-value]
+            self.corpus.sequences, self.history, len(self.steps), k, self._replay
+        )
+
+    def _replay(self, k: int) -> list[tuple[str, ...]]:
+        splits = string_splits(self.corpus)
+        for pair in self.merges[:k]:
+            splits = [merge_wordpiece(s, pair, self.continuation) for s in splits]
+        return [tuple(s) for s in splits]
 
 
 def _merge_ids(word: list[int], a: int, b: int, new: int) -> tuple[list[int], int]:
@@ -586,15 +609,5 @@ def train_wordpiece(
         corpus=corpus, steps=tuple(steps), stop_reason=stop_reason, score=score_kind,
         tie_break=tie, special_tokens=tuple(special_tokens), vocab=tuple(trainer.content),
         requested_merges=num_merges, continuation=continuation,
-        history=_freeze(history, trainer.content),
-    )
-
-
-def _freeze(history: Changes | None, content: list[str]) -> History | None:
-    """Each word's (step, pieces) changes, as strings."""
-    if history is None:
-        return None
-    return tuple(
-        tuple((step, tuple(content[i] for i in ids)) for step, ids in changes)
-        for changes in history
+        history=freeze_history(history, trainer.content),  # type: ignore[arg-type]
     )

@@ -1,8 +1,8 @@
 """Which tokenizers the app offers, their labels, and loading them once (cached by plain keys).
 
 Loading builds tiktoken encodings from offline rank files and trains our own BPE and WordPiece
-on Python's documentation, so it happens once per server (`st.cache_resource`); tokenizing is
-cached per (tokenizer, text, special-token mode) with `st.cache_data`.
+on Python's documentation, so it happens once per server (`st.cache_resource`); tokenizing, and
+the token table built from the tokens, are cached per (tokenizer, text, special-token mode).
 """
 
 from __future__ import annotations
@@ -10,10 +10,12 @@ from __future__ import annotations
 import hashlib
 from typing import Literal
 
+import pandas as pd
 import streamlit as st
 
 from tokenizer_core import (
     HFTokenizer,
+    TiktokenTokenizer,
     Token,
     Tokenizer,
     WordPieceTokenizer,
@@ -25,11 +27,12 @@ from tokenizer_core import (
     train_wordpiece,
     wordpiece_corpus,
 )
-from tokenizer_core.samples import english_reference_corpus
+from tokenizer_core.samples import english_reference_corpus, sample_text
 from tokenizer_core.wordpiece import bert_word_counts
 
 from .limits import MAX_PANELS, MAX_TOKENIZER_JSON_BYTES
 from .safe_text import literal
+from .tables import token_frame
 
 OUR_MERGES = 4_000
 BUILT_IN: dict[str, str] = {
@@ -52,16 +55,23 @@ DESCRIPTIONS: dict[str, str] = {
     "Python's documentation, each chosen by likelihood gain n(ab)·ln(P(ab)/(P(a)P(b))), as BERT's "
     "WordPiece was; words it cannot spell become [UNK].",
 }
+# Loadable by name but not offered in the Playground: the Languages page's English+Chinese BPE.
+BILINGUAL = "lg:bpe-en-zh"
+BILINGUAL_MERGES = 1_000
 SpecialMode = Literal["plain", "allow"]
 
 
 @st.cache_resource(show_spinner="Loading tokenizer…")
 def load(name: str) -> Tokenizer:
-    """A built-in tokenizer by name (trained ones are trained on first use)."""
+    """A built-in (or hidden) tokenizer by name; trained ones are trained on first use."""
     if name == "ours:bpe":
         corpus = corpus_from_text(english_reference_corpus(), "byte")
         training = train_bpe(corpus, OUR_MERGES, special_tokens=("<|endoftext|>",))
         return bpe_model(training, name=BUILT_IN[name])
+    if name == BILINGUAL:
+        text = sample_text("english") + "\n" + sample_text("chinese")
+        training = train_bpe(corpus_from_text(text, "byte"), BILINGUAL_MERGES)
+        return bpe_model(training, name="ours (EN+ZH)")
     if name == "ours:wordpiece":
         words = corpus_from_counts(bert_word_counts(english_reference_corpus()), "word")
         # The likelihood gain, not the ratio: on a corpus of ~4,000 distinct words the ratio
@@ -69,6 +79,14 @@ def load(name: str) -> Tokenizer:
         training = train_wordpiece(wordpiece_corpus(words), OUR_MERGES, score="likelihood")
         return WordPieceTokenizer.from_training(training, name=BUILT_IN[name])
     return load_tokenizer(name)
+
+
+def load_tiktoken(name: str) -> TiktokenTokenizer:
+    """tiktoken itself (`gpt2`, `cl100k_base`, `o200k_base`), typed as such: the oracle pages
+    check against, with `encode_ordinary_ids`."""
+    tokenizer = load(name)
+    assert isinstance(tokenizer, TiktokenTokenizer), f"{name} is not a tiktoken encoding"
+    return tokenizer
 
 
 @st.cache_resource(max_entries=8, show_spinner="Reading tokenizer.json…")
@@ -150,6 +168,13 @@ def tokenize(name: str, text: str, special: SpecialMode) -> list[Token]:
     if special == "allow":
         return tokenizer.encode(text, allowed_special="all")
     return tokenizer.encode(text, disallowed_special=())
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def token_table(name: str, text: str, special: SpecialMode) -> pd.DataFrame:
+    """The token table (ui.tables.token_frame) of `tokenize(name, text, special)`, built once per
+    key like the tokens themselves. Shared: callers read it and never change it."""
+    return token_frame(tokenize(name, text, special))
 
 
 def special_strings_in(text: str, names: list[str]) -> list[str]:

@@ -2,6 +2,8 @@
 
 Colour names the corpus, line style names the tokenizer family, so a line reads the same on a
 black-and-white projector; reference tokenizers are big labelled markers at their vocab sizes.
+Plotly reads a little HTML in names and hover text (`<a href>`, `<b>`), so a corpus name, which
+may be an uploaded file's name, goes through render.escape first.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from typing import Mapping
 
 import pandas as pd
 import plotly.graph_objects as go
+
+from tokenizer_core.render import escape
 
 from .compression_frames import FAMILY_LABELS, METRICS, OURS, UNK_VISIBLE
 
@@ -62,7 +66,7 @@ def curve_figure(
     width = 5 if big else 4
     for corpus_key, corpus_part in data.groupby("corpus_key", sort=False):
         color = colors.get(str(corpus_key), FALLBACK_COLOR)
-        corpus = str(corpus_part["corpus"].iloc[0])
+        corpus = escape(str(corpus_part["corpus"].iloc[0]))  # an upload's file name: user text
         for (family, kind), part in corpus_part.groupby(["family", "kind"], sort=False):
             part = part.sort_values("vocab_size")
             label = FAMILY_LABELS.get(str(family), str(family))
@@ -118,7 +122,7 @@ def _unk_marks(fig: go.Figure, data: pd.DataFrame, metric: str, big: bool) -> No
     flagged = data[data["hidden_in_unk"] >= UNK_VISIBLE]
     if flagged.empty:
         return
-    names = [f"{corpus} · {FAMILY_LABELS.get(family, family)}"
+    names = [f"{escape(str(corpus))} · {FAMILY_LABELS.get(family, family)}"
              for corpus, family in zip(flagged["corpus"], flagged["family"])]
     fig.add_trace(go.Scatter(
         x=flagged["vocab_size"], y=flagged[metric], mode="markers", name="hides text in [UNK]",

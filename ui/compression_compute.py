@@ -12,6 +12,7 @@ be there to replay into). The bar is emptied at the end, so a replay leaves noth
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Callable
 
 import streamlit as st
 
@@ -19,18 +20,13 @@ from tokenizer_core import Tokenizer, compression
 from tokenizer_core.compression import BYTE_VOCAB, CompressionCurve, HeldOutSplit, split_held_out
 from tokenizer_core.compression_quality import HFFamily, HFPoint, Quality, hf_lines, measure
 from tokenizer_core.metrics import TextStats, text_stats, word_set
+from tokenizer_core.registry import ENCODINGS
 
 from . import catalog
+from .compression_frames import FAMILY_NAMES
 from .compression_limits import CURVE_CACHE_ENTRIES, QUALITY_CACHE_ENTRIES
 
-REFERENCES = ("gpt2", "cl100k_base", "o200k_base")
 PROGRESS_UPDATES = 20  # bar updates per run: each is a message to the browser
-FAMILY_NAMES: dict[str, str] = {
-    "bpe_bytes": "HF BPE (byte-level)",
-    "bpe": "HF BPE (words, </w>)",
-    "wordpiece": "HF WordPiece",
-    "unigram": "HF Unigram",
-}
 
 
 def split(text: str, held_out_pct: int) -> HeldOutSplit:
@@ -72,9 +68,9 @@ def reference_points(
     """(name, vocab size, held-out counts) for GPT-2, cl100k_base and o200k_base (tiktoken)."""
     held_out = split(_text, held_out_pct).held_out
     points = []
-    for name in REFERENCES:
-        tokenizer = catalog.load(name)
-        count = len(tokenizer.encoding.encode_ordinary(held_out))  # type: ignore[attr-defined]
+    for name in ENCODINGS:
+        tokenizer = catalog.load_tiktoken(name)
+        count = len(tokenizer.encode_ordinary_ids(held_out))
         points.append((name, tokenizer.vocab_size, replace(text_stats(held_out, []), tokens=count)))
     return points
 
@@ -104,11 +100,12 @@ def seen_words(digest: str, held_out_pct: int, _text: str) -> frozenset[str]:
 
 @st.cache_data(max_entries=QUALITY_CACHE_ENTRIES, show_spinner="Measuring on the held-out text…")
 def quality(
-    digest: str, held_out_pct: int, spec: str, _tokenizer: Tokenizer, _text: str
+    digest: str, held_out_pct: int, spec: str, _make: Callable[[], Tokenizer], _text: str
 ) -> Quality:
-    """Every quality number of one tokenizer (named by `spec`) on the held-out part."""
+    """Every quality number of one tokenizer (named by `spec`, built by `_make`) on the held-out
+    part. The tokenizer is built here, so a cache hit builds nothing."""
     held_out = split(_text, held_out_pct).held_out
-    return measure(_tokenizer, held_out, seen_words(digest, held_out_pct, _text), name=spec)
+    return measure(_make(), held_out, seen_words(digest, held_out_pct, _text), name=spec)
 
 
 def our_vocab(curve: CompressionCurve, vocab_size: int) -> int:

@@ -1,7 +1,8 @@
 """Which corpora the Compression page trains on: the four built-in ones, or the user's upload.
 
-An upload is read in a callback: a text that is not UTF-8, too large or too short is refused with
-a message saying why and how to fix it, and whatever was chosen before stays as it was.
+An upload is read in a callback (ui/uploads.py): a text that is not UTF-8, too large or too short
+is refused with a message saying why and how to fix it, and whatever was chosen before stays as
+it was. The upload's name is user text: it reaches Markdown only through safe_text.literal.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import streamlit as st
 from tokenizer_core.samples import english_reference_corpus, sample_text
 
 from .compression_limits import KEEP, MAX_CORPUS_BYTES, MIN_CORPUS_CHARS
-from .uploads import decode_text
+from .safe_text import literal
+from .uploads import decode_text, text_upload_ui
 
 UPLOAD = "upload"
 BUILT_IN: dict[str, tuple[str, str]] = {  # key -> (label, what it is)
@@ -63,24 +65,17 @@ def decode_corpus(data: bytes, filename: str) -> str:
     return text
 
 
-def _on_upload() -> None:
-    upload = st.session_state.get("cp_upload")
-    st.session_state["cp_upload_error"] = None
-    if upload is None:
-        return
-    try:
-        text = decode_corpus(upload.getvalue(), upload.name)
-    except ValueError as error:
-        st.session_state["cp_upload_error"] = str(error)
-        return
+def _use_upload(text: str, filename: str) -> None:
+    """A good upload becomes the "upload" corpus, and is chosen."""
     st.session_state["cp_upload_text"] = text
-    st.session_state["cp_upload_name"] = upload.name
+    st.session_state["cp_upload_name"] = filename
     chosen = list(st.session_state.get("cp_corpora") or [])
     if UPLOAD not in chosen:
         st.session_state["cp_corpora"] = [*chosen, UPLOAD]
 
 
 def label_of(key: str) -> str:
+    """The corpus's plain label (it names the user's file: Markdown takes it through literal())."""
     if key == UPLOAD:
         return f"Your text ({st.session_state.get('cp_upload_name', 'upload')})"
     return BUILT_IN[key][0]
@@ -92,16 +87,12 @@ def corpora_ui() -> list[CorpusChoice]:
     st.pills(
         "Corpora (one line each)", options, selection_mode="multi", key="cp_corpora",
         persist_state=KEEP,
-        format_func=label_of,
+        format_func=lambda key: literal(label_of(key)),  # pill labels are Markdown
         help="Each corpus gets its own training run and its own held-out part.",
     )
-    with st.expander("Train on your own text (a UTF-8 .txt file)"):
-        st.file_uploader(
-            f"UTF-8 text, up to {MAX_CORPUS_BYTES:,} bytes", type=["txt"], key="cp_upload",
-            on_change=_on_upload,
-        )
-        if error := st.session_state.get("cp_upload_error"):
-            st.error(error, icon="⚠️")
+    text_upload_ui("cp", decode_corpus, _use_upload,
+                   title="Train on your own text (a UTF-8 .txt file)",
+                   label=f"UTF-8 text, up to {MAX_CORPUS_BYTES:,} bytes")
     chosen = st.session_state.get("cp_corpora") or []
     found = []
     for key in options:

@@ -12,9 +12,15 @@ from tokenizer_core.compression import BYTE_VOCAB, CompressionCurve, log_spaced
 from tokenizer_core.compression_quality import HFPoint, Quality
 from tokenizer_core.metrics import TextStats
 
-from .compression_compute import FAMILY_NAMES
+from .safe_text import literal
 
 OURS = "ours"
+FAMILY_NAMES: dict[str, str] = {  # the Hugging Face families the page can train
+    "bpe_bytes": "HF BPE (byte-level)",
+    "bpe": "HF BPE (words, </w>)",
+    "wordpiece": "HF WordPiece",
+    "unigram": "HF Unigram",
+}
 FAMILY_LABELS: dict[str, str] = {
     OURS: "Ours: byte-level BPE",
     **FAMILY_NAMES,
@@ -159,13 +165,14 @@ PERCENT_COLUMNS = ("words kept whole", "vocab used", "UNK rate", "char coverage"
 
 
 def unk_notes(frame: pd.DataFrame) -> list[str]:
-    """One sentence per (corpus, family) whose points hide text in [UNK]."""
+    """One sentence (Markdown) per (corpus, family) whose points hide text in [UNK]."""
     flagged = frame[frame["hidden_in_unk"] >= UNK_VISIBLE]
     notes = []
     for (corpus, family), part in flagged.groupby(["corpus", "family"], sort=False):
         worst = part["hidden_in_unk"].max()
+        name = literal(str(corpus))  # it may name the user's file
         notes.append(
-            f"{FAMILY_LABELS.get(str(family), family)} hides up to {worst:.0%} of {corpus}'s "
+            f"{FAMILY_LABELS.get(str(family), family)} hides up to {worst:.0%} of {name}'s "
             "held-out characters in [UNK] (crossed points): its compression there is not real."
         )
     return notes

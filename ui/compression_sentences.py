@@ -22,13 +22,14 @@ from tokenizer_core import (
     train_bpe,
 )
 from tokenizer_core.compression import BYTE_VOCAB, CompressionCurve
+from tokenizer_core.registry import ENCODINGS
 from tokenizer_core.samples import load_preset
 from tokenizer_core.tokens import show_whitespace
 
 from . import catalog
-from .compression_compute import REFERENCES
 from .compression_frames import FAMILY_LABELS
 from .compression_limits import BYTE_VOCABS, CLASSROOM_MERGES, KEEP, MAX_SENTENCE_CHARS
+from .safe_text import literal
 
 CLASSROOM_SENTENCE = "the cat sat on the mat"
 WRAPPED_LINE = 55  # characters: a paragraph whose lines are all this long was hard-wrapped
@@ -89,6 +90,7 @@ def classroom_view(options: RenderOptions) -> None:
 def byte_level_view(corpus_label: str, curve: CompressionCurve, sentence: str,
                     options: RenderOptions) -> None:
     """The sentence at each of BYTE_VOCABS on our run, then GPT-2, cl100k_base and o200k_base."""
+    corpus_label = literal(corpus_label)  # it may name the user's file, and goes into Markdown
     for vocab in BYTE_VOCABS:
         k = vocab - BYTE_VOCAB
         if k > curve.learned_merges:
@@ -101,7 +103,7 @@ def byte_level_view(corpus_label: str, curve: CompressionCurve, sentence: str,
         tokens = curve.tokenizer(k).encode(sentence, disallowed_special=())
         title = f"Ours, {vocab:,} vocab ({k:,} merges on {corpus_label})"
         token_row(title, sentence, tokens, options)
-    for name in REFERENCES:
+    for name in ENCODINGS:
         tokenizer = catalog.load(name)
         tokens = tokenizer.encode(sentence, disallowed_special=())
         title = f"{FAMILY_LABELS[name]}, {tokenizer.vocab_size:,} vocab"
@@ -121,7 +123,8 @@ def byte_level_tab(usable: Sequence[tuple], options: RenderOptions) -> None:
     chosen = st.selectbox("Corpus", list(by_key), key="cp_byte_corpus", persist_state=KEEP,
                           format_func=lambda k: by_key[k][0].label, on_change=_forget_sentence)
     corpus, parts, curve = by_key[chosen]
-    st.session_state.setdefault("cp_byte_text", default_sentence(parts.held_out))
+    if "cp_byte_text" not in st.session_state:  # not setdefault: the default costs a search
+        st.session_state["cp_byte_text"] = default_sentence(parts.held_out)
     sentence = st.text_input("Sentence (from the held-out part; edit it freely)",
                              key="cp_byte_text", persist_state=KEEP,
                              max_chars=MAX_SENTENCE_CHARS)

@@ -3,13 +3,16 @@ defaults, what each split trained on, notes on lines that end early, and the qua
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from functools import partial
+from typing import Callable, Mapping, Sequence
 
 import pandas as pd
 import streamlit as st
 
+from tokenizer_core import Tokenizer
 from tokenizer_core.compression import BYTE_VOCAB, CompressionCurve, HeldOutSplit
 from tokenizer_core.compression_quality import HFPoint
+from tokenizer_core.registry import ENCODINGS
 
 from . import catalog
 from . import compression_compute as compute
@@ -17,6 +20,7 @@ from .compression_charts import curve_figure
 from .compression_corpora import COLORS, DEFAULT_CORPORA, CorpusChoice
 from .compression_frames import (
     FAMILY_LABELS,
+    FAMILY_NAMES,
     PERCENT_COLUMNS,
     QUALITY_HELP,
     curve_frame,
@@ -27,7 +31,9 @@ from .compression_frames import (
 )
 from .compression_limits import DEFAULT_HELD_OUT_PCT, DEFAULT_VOCAB, HF_SIZES
 from .compression_sentences import CLASSROOM_SENTENCE
+from .safe_text import literal
 from .shell import presentation_mode
+from .tables import csv_download
 
 Usable = Sequence[tuple[CorpusChoice, HeldOutSplit, CompressionCurve]]
 SMALL_HELD_OUT = 2_000  # characters: below this a line is noisy, and the page says so
@@ -55,12 +61,12 @@ def init_state() -> None:
 
 
 def describe_split(corpus: CorpusChoice, parts: HeldOutSplit, curve: CompressionCurve) -> str:
-    """Which part trained and which part measured, in characters and lines."""
+    """Which part trained and which part measured, in characters and lines (Markdown)."""
     share = parts.held_out_share
     line = parts.held_out_first_line
     last_train_line = line - 1 if parts.train.endswith("\n") else line
     return (
-        f"**{corpus.label}**: trained on the first {1 - share:.0%}, {len(parts.train):,} "
+        f"**{literal(corpus.label)}**: trained on the first {1 - share:.0%}, {len(parts.train):,} "
         f"characters (lines 1–{last_train_line:,}); "
         f"measured on the last {share:.0%}, {len(parts.held_out):,} characters from line "
         f"{line:,} on. {curve.learned_merges:,} merges learned."
@@ -68,21 +74,23 @@ def describe_split(corpus: CorpusChoice, parts: HeldOutSplit, curve: Compression
 
 
 def stop_notes(usable: Usable, metric: str) -> list[str]:
+    """Notes (Markdown) on lines that end early, are noisy, or cannot be drawn."""
     notes = []
     for corpus, parts, curve in usable:
+        label = literal(corpus.label)  # it may name the user's file
         if curve.learned_merges < curve.requested_merges:
             notes.append(
-                f"{corpus.label}'s line ends at {BYTE_VOCAB + curve.learned_merges:,}: after "
+                f"{label}'s line ends at {BYTE_VOCAB + curve.learned_merges:,}: after "
                 f"{curve.learned_merges:,} merges every chunk of its training part is one token, "
                 "so there is nothing left to merge; a larger corpus goes further."
             )
         if len(parts.held_out) < SMALL_HELD_OUT:
             notes.append(
-                f"{corpus.label}'s held-out part has only {len(parts.held_out):,} characters: "
+                f"{label}'s held-out part has only {len(parts.held_out):,} characters: "
                 "expect a noisy line."
             )
         if metric == "tokens_per_word" and not curve.space_separated:
-            notes.append(f"{corpus.label} has no spaces between words: no tokens-per-word line.")
+            notes.append(f"{label} has no spaces between words: no tokens-per-word line.")
     if any(corpus.key == "english" for corpus, _, _ in usable):
         notes.append(
             "GPT-2, cl100k_base and o200k_base learned from web-scale text that probably "
@@ -93,7 +101,7 @@ def stop_notes(usable: Usable, metric: str) -> list[str]:
 
 
 def _hf_label(point: HFPoint) -> str:
-    label = f"{compute.FAMILY_NAMES[point.family]}, {point.vocab_size:,}"
+    label = f"{FAMILY_NAMES[point.family]}, {point.vocab_size:,}"
     if point.vocab_size != point.requested:
         label += f" (asked for {point.requested:,})"
     return label
@@ -101,24 +109,26 @@ def _hf_label(point: HFPoint) -> str:
 
 def _quality_rows(usable: Usable, hf: Mapping[str, Mapping[str, Sequence[HFPoint]]],
                   compare: int, held_out_pct: int) -> list:
+    """(corpus, tokenizer label, Quality) for every tokenizer of the table. Each tokenizer goes
+    in as a factory: the cached measure builds it only when it is not cached yet."""
     rows = []
     for corpus, _, curve in usable:
-        def add(label: str, spec: str, tokenizer) -> None:
-            q = compute.quality(corpus.digest, held_out_pct, spec, tokenizer, corpus.text)
-            rows.append((corpus.label, label, q))
-
+        wanted: list[tuple[str, str, Callable[[], Tokenizer]]] = []
         vocab = compute.our_vocab(curve, compare)
         label = f"{FAMILY_LABELS['ours']}, {vocab:,}"
         if vocab != compare:
             label += f" (asked for {compare:,})"
-        add(label, f"ours:{vocab}", curve.tokenizer(vocab - BYTE_VOCAB))
+        wanted.append((label, f"ours:{vocab}", partial(curve.tokenizer, vocab - BYTE_VOCAB)))
         for family, points in hf.get(corpus.key, {}).items():
-            for point in points:
-                if point.requested == compare:
-                    add(_hf_label(point), f"hf:{family}:{compare}", point.tokenizer())
-        for name in compute.REFERENCES:
-            tokenizer = catalog.load(name)
-            add(f"{FAMILY_LABELS[name]}, {tokenizer.vocab_size:,}", f"ref:{name}", tokenizer)
+            wanted += [(_hf_label(p), f"hf:{family}:{compare}", p.tokenizer)
+                       for p in points if p.requested == compare]
+        for name in ENCODINGS:
+            size = catalog.load(name).vocab_size
+            wanted.append((f"{FAMILY_LABELS[name]}, {size:,}", f"ref:{name}",
+                           partial(catalog.load, name)))
+        for label, spec, make in wanted:
+            q = compute.quality(corpus.digest, held_out_pct, spec, make, corpus.text)
+            rows.append((corpus.label, label, q))
     return rows
 
 
@@ -148,19 +158,17 @@ def quality_section(usable: Usable, hf: Mapping[str, Mapping[str, Sequence[HFPoi
     )
     frame = quality_frame(_quality_rows(usable, hf, compare, held_out_pct))
     if presentation_mode():  # a static table takes the page's large type; the grid does not
-        st.table(projector_view(frame))
+        view = projector_view(frame)
+        st.table(view.assign(corpus=view["corpus"].map(literal)))  # st.table reads Markdown
         st.caption("Presentation mode shows the key columns; the CSV has every number.")
     else:
         st.dataframe(percent_view(frame), hide_index=True, width="stretch", height="content",
                      column_config=_column_config(frame))
     left, right = st.columns(2)
-    left.download_button("Download this table (CSV)", frame.to_csv(index=False).encode("utf-8"),
-                         file_name=f"compression-quality-{compare}.csv", mime="text/csv",
-                         key="cp_download_quality")
-    right.download_button("Download every curve point (CSV)",
-                          curve_points.to_csv(index=False).encode("utf-8"),
-                          file_name="compression-curves.csv", mime="text/csv",
-                          key="cp_download_curves")
+    csv_download(left, "Download this table (CSV)", frame, f"compression-quality-{compare}.csv",
+                 key="cp_download_quality")
+    csv_download(right, "Download every curve point (CSV)", curve_points,
+                 "compression-curves.csv", key="cp_download_curves")
 
 
 def doubling_section(curves: Sequence[tuple[str, CompressionCurve]], vocab: int, big: bool) -> None:
@@ -168,8 +176,9 @@ def doubling_section(curves: Sequence[tuple[str, CompressionCurve]], vocab: int,
     st.caption("Share of held-out tokens saved by each (roughly) doubled vocabulary, on our line: "
                "the returns shrink as the vocabulary grows.")
     frame = doubling_frame(curves, [s for s in (BYTE_VOCAB, *HF_SIZES) if s <= vocab])
-    if big:  # a static table takes the page's large type
-        st.table(frame.set_index("corpus").map(lambda v: "—" if pd.isna(v) else f"{v:.0%}"))
+    if big:  # a static table takes the page's large type, and reads Markdown
+        shares = frame.assign(corpus=frame["corpus"].map(literal)).set_index("corpus")
+        st.table(shares.map(lambda v: "—" if pd.isna(v) else f"{v:.0%}"))
     else:
         st.dataframe(frame, hide_index=True, width="stretch",
                      column_config={c: st.column_config.NumberColumn(c, format="percent")

@@ -1,21 +1,19 @@
 """The Languages page's tokenizers and cached numbers.
 
-Four tokenizers come from ui/catalog.py (loaded once per server there); a fifth, our byte-level
-BPE trained on the built-in English *and* Chinese samples, is trained here once
-(`st.cache_resource`). Token counts are cached by plain keys: (tokenizer name, texts).
+All five come from ui/catalog.py, loaded once per server there: four it offers everywhere, and
+a fifth it keeps off the Playground's list, our byte-level BPE trained on the built-in English
+*and* Chinese samples. Tokens come from catalog.tokenize (shared, never pickled); token counts
+are cached here by plain keys: (tokenizer name, texts).
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from tokenizer_core import Token, Tokenizer, bpe_model, corpus_from_text, train_bpe
-from tokenizer_core.samples import sample_text
-
 from . import catalog
 
-BILINGUAL = "lg:bpe-en-zh"
-BILINGUAL_MERGES = 1_000
+BILINGUAL = catalog.BILINGUAL
+BILINGUAL_MERGES = catalog.BILINGUAL_MERGES
 NAMES = ("gpt2", "cl100k_base", "o200k_base", "ours:bpe", BILINGUAL)
 DEFAULT_NAMES = ["gpt2", "cl100k_base", "o200k_base", "ours:bpe"]
 SHORT: dict[str, str] = {  # row headers and chart legends: short enough for a projector
@@ -51,17 +49,6 @@ COLORS: dict[str, str] = {  # Okabe-Ito: tells apart for colour-blind viewers
 BYTES_LABEL = "UTF-8 bytes"  # the 256-token start: every byte a token
 
 
-@st.cache_resource(show_spinner="Training our English+Chinese BPE…")
-def _bilingual() -> Tokenizer:
-    text = sample_text("english") + "\n" + sample_text("chinese")
-    training = train_bpe(corpus_from_text(text, "byte"), BILINGUAL_MERGES)
-    return bpe_model(training, name=SHORT[BILINGUAL])
-
-
-def load(name: str) -> Tokenizer:
-    return _bilingual() if name == BILINGUAL else catalog.load(name)
-
-
 def label(name: str) -> str:
     return SHORT.get(name, name)
 
@@ -77,16 +64,8 @@ def long_label(name: str) -> str:
     return LONG.get(name) or catalog.BUILT_IN.get(name, name)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def tokens_of(name: str, text: str) -> list[Token]:
-    """Tokens of text, special-token strings read as plain text."""
-    return load(name).encode(text, disallowed_special=())
-
-
 @st.cache_data(max_entries=64, show_spinner="Counting tokens…")
 def counts(name: str, texts: tuple[str, ...]) -> tuple[int, ...]:
     """Tokens of each text on its own."""
-    tokenizer = load(name)
+    tokenizer = catalog.load(name)
     return tuple(len(tokenizer.encode(t, disallowed_special=())) for t in texts)
-
-

@@ -13,6 +13,7 @@ from .languages_charts import emoji_chart
 from .languages_ruler import ruler
 from .languages_tables import emoji_chart_frame, emoji_table
 from .shell import presentation_mode
+from .tables import csv_download
 
 CLOSER_DEFAULT = "family: man, woman, girl, boy"
 
@@ -32,8 +33,7 @@ def emoji_section(names: Sequence[str]) -> None:
                     key="lg_chart_emoji", theme=None)
     st.dataframe(table, hide_index=True, width="stretch", height=420,
                  column_config={"emoji": st.column_config.TextColumn(width="small")})
-    st.download_button("Download the emoji table (CSV)", table.to_csv(index=False).encode("utf-8"),
-                       file_name="emoji_costs.csv", mime="text/csv", key="lg_csv_emoji")
+    csv_download(st, "Download the emoji table (CSV)", table, "emoji_costs.csv", key="lg_csv_emoji")
     st.subheader("Look closer")
     by_name = {e.name: e for e in entries}
     default = list(by_name).index(CLOSER_DEFAULT) if CLOSER_DEFAULT in by_name else 0

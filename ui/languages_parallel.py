@@ -21,6 +21,7 @@ from tokenizer_core.samples import (
     parse_parallel,
 )
 
+from . import catalog
 from . import languages_data as data
 from .languages_charts import pair_ratio_chart, premium_chart, tokens_per_char_chart
 from .languages_limits import MAX_PARALLEL_UPLOAD_BYTES
@@ -33,6 +34,7 @@ from .languages_tables import (
 )
 from .safe_text import literal
 from .shell import presentation_mode
+from .tables import csv_download
 from .uploads import decode_text
 
 BUILT_IN_SOURCE = "data/parallel/en_zh.tsv"
@@ -115,7 +117,7 @@ def parallel_section(names: Sequence[str]) -> None:
                     theme=None)
     trained_on = {data.label(n): data.TRAINED_ON[n] for n in names}
     trained_on[data.BYTES_LABEL] = "nothing: the 256 byte tokens, no merges"
-    vocab = {data.label(n): data.load(n).vocab_size for n in names} | {data.BYTES_LABEL: 256}
+    vocab = {data.label(n): catalog.load(n).vocab_size for n in names} | {data.BYTES_LABEL: 256}
     table = premium_table(results, vocab, trained_on)
     st.dataframe(
         table, hide_index=True, width="stretch",
@@ -124,11 +126,10 @@ def parallel_section(names: Sequence[str]) -> None:
                        for c in ("vocab size", "EN tokens", "ZH tokens")},
     )  # fmt: skip
     left, right = st.columns(2)
-    left.download_button("Download this table (CSV)", table.to_csv(index=False).encode("utf-8"),
-                         file_name="premium.csv", mime="text/csv", key="lg_csv_premium")
+    csv_download(left, "Download this table (CSV)", table, "premium.csv", key="lg_csv_premium")
     per_pair = pair_table(results, pairs)
-    right.download_button("Download every pair (CSV)", per_pair.to_csv(index=False).encode("utf-8"),
-                          file_name="premium_pairs.csv", mime="text/csv", key="lg_csv_pairs")
+    csv_download(right, "Download every pair (CSV)", per_pair, "premium_pairs.csv",
+                 key="lg_csv_pairs")
     with st.expander("Every pair"):
         shown = {k: v for k, v in results.items() if k != data.BYTES_LABEL}
         st.plotly_chart(pair_ratio_chart(pair_ratio_frame(shown, pairs), big),

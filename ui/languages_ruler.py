@@ -9,6 +9,7 @@ import streamlit as st
 
 from tokenizer_core.byte_ruler import render_ruler
 
+from . import catalog
 from . import languages_data as data
 from .languages_limits import (
     MAX_RULER_CHARS,
@@ -16,6 +17,7 @@ from .languages_limits import (
     RULER_BYTES_PER_LINE,
     RULER_BYTES_PER_LINE_BIG,
 )
+from .pills import fill_from_pills
 from .safe_text import literal
 from .shell import presentation_mode
 
@@ -33,20 +35,13 @@ PRESETS: dict[str, str] = {
 }
 
 
-def _apply_preset() -> None:
-    chosen = st.session_state.get("lg_ruler_preset")
-    if chosen in PRESETS:
-        st.session_state["lg_ruler_text"] = PRESETS[chosen]
-    st.session_state["lg_ruler_preset"] = None
-
-
 def ruler(text: str, names: Sequence[str], code_points: bool = False) -> None:
     """Draw the ruler for text and tokenizers (at most MAX_RULER_CHARS characters)."""
     big = presentation_mode()
     rows, errors = [], []
     for name in names:
         try:
-            rows.append((data.label(name), data.tokens_of(name, text)))
+            rows.append((data.label(name), catalog.tokenize(name, text, "plain")))
         except ValueError as error:
             errors.append(f"{data.label(name)}: {error}")
     for message in errors:
@@ -77,7 +72,8 @@ def ruler_section(names: Sequence[str]) -> None:
         "token goes on in the next line. Hover any box for its code point, byte or token id."
     )
     st.session_state.setdefault("lg_ruler_text", DEFAULT_TEXT)
-    st.pills("Examples", list(PRESETS), key="lg_ruler_preset", on_change=_apply_preset,
+    st.pills("Examples", list(PRESETS), key="lg_ruler_preset", on_change=fill_from_pills,
+             args=("lg_ruler_preset", "lg_ruler_text", PRESETS),
              help="Each replaces the text in the box.")
     text = st.text_area(
         "Text", key="lg_ruler_text", height=90, max_chars=MAX_RULER_INPUT_CHARS,

@@ -21,11 +21,6 @@ from .steps_replay import LADDER_CSS
 from .steps_source import Source
 from .steps_tables import race_candidates_frame, race_frame
 
-CLASSROOM_VOCAB = "\n".join([
-    "[UNK]", "un", "re", "play", "believ", "##believ", "##play", "##able", "##ably", "##ing",
-    "##ed", "##er", "##s", "##ful", "##do",
-])
-CLASSROOM_TEXT = "unbelievable replaying believable playful undo xylophone"
 SCORE_LABELS = {"ratio": "count(ab) / (count(a)·count(b))", "likelihood": "likelihood gain"}
 
 
@@ -121,8 +116,6 @@ def _vocab_from_text(text: str) -> WordPieceTokenizer:
 
 def wordpiece_ui(source: Source, big: bool) -> None:
     """Encode words with a WordPiece vocabulary: ## continuations, and [UNK] when nothing fits."""
-    st.session_state.setdefault("ms_wp_vocab", CLASSROOM_VOCAB)
-    st.session_state.setdefault("ms_wp_text", CLASSROOM_TEXT)
     which = st.segmented_control(
         "Vocabulary", ("classroom", "trained"), key="ms_wp_which", required=True,
         format_func={"classroom": "write your own", "trained": "trained on this corpus"}.get,

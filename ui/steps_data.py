@@ -14,20 +14,24 @@ from __future__ import annotations
 import json
 from typing import Mapping
 
+import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
-from tokenizer_core import ByteLevelBPE, Corpus, bpe_model, train_bpe
+from tokenizer_core import ByteLevelBPE, Corpus, train_bpe
 from tokenizer_core.bpe_model import CharLevelBPE
 from tokenizer_core.corpus import Level
 from tokenizer_core.lesson import Lesson, build_lesson
 from tokenizer_core.prefix import model_with_first, training_token_counts
-from tokenizer_core.registry import core_tokenizer
 from tokenizer_core.wordpiece import WordPieceTokenizer
 from tokenizer_core.wordpiece_replay import RaceView, race_steps
 from tokenizer_core.wordpiece_train import train_wordpiece, wordpiece_corpus
 
+from .steps_charts import overview_figure
 from .steps_limits import TOP_CANDIDATES
+from .steps_player import player_payload, script_html
 from .steps_source import Source, build_corpus
+from .steps_tables import merges_frame, overview_frame
 
 Raw = str | Mapping[str, int]
 Model = CharLevelBPE | ByteLevelBPE
@@ -51,20 +55,16 @@ def lesson(source: Source) -> Lesson:
     return lesson_of(*source.cache_key, source.raw)
 
 
-@st.cache_resource(max_entries=24, show_spinner=False)
-def model_of(key: str, level: Level, merges: int, tie_break: str, _raw: Raw) -> Model:
-    training = lesson_of(key, level, merges, tie_break, _raw).training
-    return bpe_model(training, name="this page's model")
-
-
-def model(source: Source) -> Model:
-    return model_of(*source.cache_key, source.raw)
-
-
 @st.cache_resource(max_entries=64, show_spinner=False)
 def model_at(key: str, level: Level, merges: int, tie_break: str, k: int, _raw: Raw) -> Model:
     """The model made of the first k merges only."""
     return model_with_first(lesson_of(key, level, merges, tie_break, _raw).training, k)
+
+
+def model(source: Source) -> Model:
+    """The model of the whole training: its first k merges with k = every merge it learned."""
+    learned = len(lesson(source).training.steps)
+    return model_at(*source.cache_key, learned, source.raw)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -72,12 +72,6 @@ def prefix_counts(key: str, level: Level, merges: int, tie_break: str, text: str
                   _raw: Raw) -> list[int]:
     """Token count of `text` with the first k merges, k = 0..all (ValueError: unseen character)."""
     return training_token_counts(lesson_of(key, level, merges, tie_break, _raw).training, text)
-
-
-@st.cache_resource(show_spinner="Loading GPT-2's ranks…")
-def gpt2() -> ByteLevelBPE:
-    """GPT-2's real ranks, run by this project's encoder (ids equal tiktoken's)."""
-    return core_tokenizer("gpt2")
 
 
 @st.cache_resource(max_entries=16, show_spinner="Training both…")
@@ -102,10 +96,7 @@ def trace_json_of(key: str, level: Level, merges: int, tie_break: str, _raw: Raw
     (the message and the element's identity); one long string costs a fraction of a nested
     structure, and the browser parses the trace only when it changes.
     """
-    from .steps_player import player_payload
-
-    trace_id = f"{key}|{level}|{merges}|{tie_break}"
-    payload = player_payload(lesson_of(key, level, merges, tie_break, _raw), trace_id)
+    payload = player_payload(lesson_of(key, level, merges, tie_break, _raw))
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -113,17 +104,20 @@ def trace_json(source: Source) -> str:
     return trace_json_of(*source.cache_key, source.raw)
 
 
+def trace_id(source: Source) -> str:
+    """Names one training's trace: the player parses a trace again only when this changes."""
+    return "|".join(map(str, source.cache_key))
+
+
 @st.cache_resource(max_entries=24, show_spinner=False)
-def overview_of(key: str, level: Level, merges: int, tie_break: str, big: bool, _raw: Raw):
+def overview_of(
+    key: str, level: Level, merges: int, tie_break: str, big: bool, _raw: Raw
+) -> tuple[go.Figure, pd.DataFrame, str]:
     """The overview chart, the merges table and the lesson script (HTML) of one training, built
     once and never mutated."""
-    from .steps_charts import overview_figure
-    from .steps_player import script_html
-    from .steps_tables import merges_frame, overview_frame
-
     lesson = lesson_of(key, level, merges, tie_break, _raw)
     return overview_figure(overview_frame(lesson), big), merges_frame(lesson), script_html(lesson)
 
 
-def overview(source: Source, big: bool):
+def overview(source: Source, big: bool) -> tuple[go.Figure, pd.DataFrame, str]:
     return overview_of(*source.cache_key, big, source.raw)

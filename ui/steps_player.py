@@ -43,7 +43,7 @@ def _flag(index: int, count: int, top: int) -> int:
     return 2 if index == 0 else 1 if count == top else 0
 
 
-def player_payload(lesson: Lesson, trace_id: str) -> dict[str, Any]:
+def player_payload(lesson: Lesson) -> dict[str, Any]:
     """Everything the player draws, for every step (JSON-ready; no step or display options)."""
     corpus, training = lesson.corpus, lesson.training
     visible = corpus.level != "word"
@@ -80,7 +80,6 @@ def player_payload(lesson: Lesson, trace_id: str) -> dict[str, Any]:
     stopped_early = len(training.steps) < training.requested_merges
     stop = training.stop_reason[0].upper() + training.stop_reason[1:] + "."
     return {
-        "id": trace_id,
         "level": corpus.level,
         "nounPlural": entry_noun(corpus.level, 2),
         "alphabet": [shown(s, visible) for s in corpus.alphabet],
@@ -98,8 +97,9 @@ def player_payload(lesson: Lesson, trace_id: str) -> dict[str, Any]:
 
 def player(trace_json: str, trace_id: str, step: int, big: bool,
            on_step: Callable[[], None]) -> None:
-    """Mount the player at `step` with a trace from `player_payload` (as a JSON string);
-    `on_step` runs when the user settles on another step."""
+    """Mount the player at `step` with a trace from `player_payload` (as a JSON string) named
+    by `trace_id` (the browser parses a trace again only when its id changes); `on_step` runs
+    when the user settles on another step."""
     _PLAYER(
         key="ms_player",
         data={"id": trace_id, "trace": trace_json, "step": step, "big": big},

@@ -18,6 +18,7 @@ from tokenizer_core.tokens import show_whitespace
 
 from . import catalog
 from . import steps_data as data
+from .pills import fill_from_pills
 from .safe_text import literal
 from .steps_charts import prefix_figure
 from .steps_limits import MAX_PREFIX_TEXT_CHARS, MAX_REPLAY_CHARS
@@ -110,7 +111,7 @@ def ladders_html(result: Replay, rule_name: str, visible: bool, big: bool) -> st
 def _gpt2_reference(text: str) -> list[int]:
     """tiktoken's own ids for the text (special-token strings read as text), to check the
     replay against. Plain ints are cached, not Token records: they survive a module reload."""
-    return list(catalog.load("gpt2").encoding.encode_ordinary(text))  # type: ignore[attr-defined]
+    return list(catalog.load_tiktoken("gpt2").encode_ordinary_ids(text))
 
 
 GPT2_EXAMPLES = [" tokenization", "tokenization", " lowest", "你好", "🙂", " SolidGoldMagikarp"]
@@ -123,13 +124,6 @@ def _model_examples(source: Source) -> list[str]:
     return list(dict.fromkeys(w for w in first + labels if w))
 
 
-def _use_example() -> None:
-    chosen = st.session_state.get("ms_replay_try")
-    if chosen:
-        st.session_state["ms_replay_text"] = chosen
-    st.session_state["ms_replay_try"] = None
-
-
 def replay_ui(source: Source, big: bool) -> None:
     """Type a word or sentence; see every rule that fires, for this page's model or GPT-2."""
     which = st.segmented_control(
@@ -140,7 +134,8 @@ def replay_ui(source: Source, big: bool) -> None:
         st.session_state["ms_replay_for"] = source.key
         st.session_state["ms_replay_text"] = default_replay_text(source.key, source.text)
     examples = GPT2_EXAMPLES if which == "gpt2" else _model_examples(source)
-    st.pills("Try", examples, key="ms_replay_try", on_change=_use_example,
+    st.pills("Try", examples, key="ms_replay_try", on_change=fill_from_pills,
+             args=("ms_replay_try", "ms_replay_text"),
              format_func=lambda t: repr(t) if t != t.strip() else t)
     text = st.text_input(
         "Word or sentence to encode", key="ms_replay_text",
@@ -155,7 +150,7 @@ def replay_ui(source: Source, big: bool) -> None:
                  f"{len(text):,}. Shorten it (your text is kept).", icon="⚠️")
         return
     if which == "gpt2":
-        model, rule_name, visible = data.gpt2(), "rank", True
+        model, rule_name, visible = catalog.load("core:gpt2"), "rank", True
     else:
         model = data.model(source)
         rule_name, visible = "merge", source.level != "word"

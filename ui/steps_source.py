@@ -21,9 +21,8 @@ from tokenizer_core import Corpus, corpus_from_counts, corpus_from_text
 from tokenizer_core.corpus import LEVELS, Level
 from tokenizer_core.samples import Preset, load_preset, presets, sample_text
 
-from .safe_text import literal
 from .steps_limits import MAX_CORPUS_CHARS, MAX_DISTINCT_ENTRIES, MAX_MERGES, MAX_UPLOAD_BYTES
-from .uploads import decode_text
+from .uploads import decode_text, text_upload_ui
 
 OWN = "own"
 SAMPLES: dict[str, str] = {
@@ -33,7 +32,6 @@ SAMPLES: dict[str, str] = {
     "emoji": "Emoji chat",
 }
 SAMPLE_MERGES = 60
-LEVEL_LABELS: dict[str, str] = {"word": "word", "sentence": "sentence", "byte": "byte"}
 TIE_LABELS: dict[str, str] = {"first": "first met", "lexical": "lexical"}
 # A word each lesson's model can encode, for the encode replay (every character is in its alphabet).
 REPLAY_WORDS: dict[str, str] = {
@@ -43,6 +41,12 @@ REPLAY_WORDS: dict[str, str] = {
     "low_lower": "lowest",
     "the_table": "their",
 }
+# The WordPiece encoding tab's starting vocabulary and words (a classroom example).
+CLASSROOM_VOCAB = "\n".join([
+    "[UNK]", "un", "re", "play", "believ", "##believ", "##play", "##able", "##ably", "##ing",
+    "##ed", "##er", "##s", "##ful", "##do",
+])
+CLASSROOM_TEXT = "unbelievable replaying believable playful undo xylophone"
 TieBreak = Literal["first", "lexical"]
 
 
@@ -96,14 +100,19 @@ def default_replay_text(choice: str, text: str | None) -> str:
 
 def init_state() -> None:
     """All of the page's session state, set once per session (a link's values win: the corpus
-    pickers are bound to the URL, and the page restores the step)."""
+    pickers are bound to the URL, and the step is restored from it here, once)."""
     defaults = {
         "ms_source": "preset:low_newest", "ms_level": "word", "ms_merges": 10, "ms_tie": "first",
         "ms_text": "", "ms_step": 0, "ms_replay_model": "model", "ms_wp_score": "ratio",
-        "ms_wp_which": "classroom",
+        "ms_wp_which": "classroom", "ms_wp_vocab": CLASSROOM_VOCAB, "ms_wp_text": CLASSROOM_TEXT,
     }
     for key, value in defaults.items():
         st.session_state.setdefault(key, value)
+    if not st.session_state.get("ms_restored"):
+        st.session_state["ms_restored"] = True
+        value = st.query_params.get("ms_step", "")
+        if value.isdigit():
+            st.session_state["ms_step"] = int(value)
 
 
 def _on_source_change() -> None:
@@ -126,16 +135,9 @@ def decode_upload(data: bytes, filename: str) -> str:
                        kept="your text in the box is unchanged", takes="this page trains on")
 
 
-def _on_upload() -> None:
-    upload = st.session_state.get("ms_upload")
-    st.session_state["ms_upload_error"] = None
-    if upload is None:
-        return
-    try:
-        st.session_state["ms_text"] = decode_upload(upload.getvalue(), upload.name)
-    except ValueError as error:
-        st.session_state["ms_upload_error"] = str(error)
-        return
+def _use_upload(text: str, filename: str) -> None:
+    """A good upload becomes the corpus: into the box, "your own text" chosen, back to step 0."""
+    st.session_state["ms_text"] = text
     st.session_state["ms_source"] = OWN
     st.session_state["ms_step"] = 0
 
@@ -174,11 +176,7 @@ def _own_text_ui() -> str:
         placeholder="Paste a few sentences, or upload a .txt file below.",
         help=f"Up to {MAX_CORPUS_CHARS:,} characters are trained on.",
     )
-    with st.expander("Upload a .txt file"):
-        st.file_uploader("UTF-8 text", type=["txt"], key="ms_upload", on_change=_on_upload)
-        error = st.session_state.get("ms_upload_error")
-        if error:
-            st.error(literal(error), icon="⚠️")  # it names the user's file
+    text_upload_ui("ms", decode_upload, _use_upload)
     return text
 
 
@@ -193,7 +191,7 @@ def source_ui() -> Source:
         on_change=_on_source_change, bind="query-params",
     )
     level = level_col.segmented_control(
-        "Level", LEVELS, key="ms_level", format_func=LEVEL_LABELS.get, required=True,
+        "Level", LEVELS, key="ms_level", required=True,
         bind="query-params",
         help="word: each word ends with </w> and merges stay inside words. sentence: each line "
         "is one sequence and spaces are characters, so merges may cross words. byte: the UTF-8 "

@@ -1,8 +1,9 @@
-"""Pandas tables the pages show: tokenizer stats side by side, and one tokenizer's tokens."""
+"""Pandas tables the pages show: tokenizer stats side by side, one tokenizer's tokens, and the
+one way a table becomes a CSV download."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 import pandas as pd
 
@@ -53,3 +54,15 @@ def token_frame(tokens: Sequence[Token]) -> pd.DataFrame:
             "special": [t.special for t in tokens],
         }
     )
+
+
+def csv_download(
+    container: Any, label: str, frame: pd.DataFrame, file_name: str, key: str | None = None
+) -> None:
+    """A download button for `frame` as CSV in `container` (the `st` module, a column, ...).
+
+    subtle: the data is a callable, so the CSV is written only when the button is clicked, never
+    on a rerun that merely draws the button. The frame must not change after this call.
+    """
+    container.download_button(label, data=lambda: frame.to_csv(index=False).encode("utf-8"),
+                              file_name=file_name, mime="text/csv", key=key)

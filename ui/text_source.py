@@ -6,13 +6,15 @@ an upload that is not UTF-8, or too large, leaves the box untouched and says why
 
 from __future__ import annotations
 
+from functools import partial
+
 import streamlit as st
 
 from tokenizer_core.samples import playground_presets
 
 from .limits import MAX_TOKENIZE_CHARS, MAX_UPLOAD_BYTES
-from .safe_text import literal
-from .uploads import decode_text
+from .pills import fill_from_pills
+from .uploads import decode_text, text_upload_ui
 
 
 def decode_upload(data: bytes, filename: str) -> str:
@@ -22,24 +24,18 @@ def decode_upload(data: bytes, filename: str) -> str:
 
 
 def _apply_preset(prefix: str) -> None:
-    chosen = st.session_state.get(f"{prefix}_preset")
-    for preset in playground_presets():
-        if preset.label == chosen:
-            st.session_state[f"{prefix}_text"] = preset.text
-            st.session_state[f"{prefix}_notice"] = preset.what_to_notice
-    st.session_state[f"{prefix}_preset"] = None
+    """A preset replaces the box's text, and says what to notice in it."""
+    by_label = {p.label: p for p in playground_presets()}
+    texts = {label: p.text for label, p in by_label.items()}
+    chosen = fill_from_pills(f"{prefix}_preset", f"{prefix}_text", texts)
+    if chosen is not None:
+        st.session_state[f"{prefix}_notice"] = by_label[chosen].what_to_notice
 
 
-def _apply_upload(prefix: str) -> None:
-    upload = st.session_state.get(f"{prefix}_upload")
-    st.session_state[f"{prefix}_upload_error"] = None
-    if upload is None:
-        return
-    try:
-        st.session_state[f"{prefix}_text"] = decode_upload(upload.getvalue(), upload.name)
-        st.session_state[f"{prefix}_notice"] = None
-    except ValueError as error:
-        st.session_state[f"{prefix}_upload_error"] = str(error)
+def _use_upload(prefix: str, text: str, filename: str) -> None:
+    """A good upload replaces the box's text (and the preset's notice)."""
+    st.session_state[f"{prefix}_text"] = text
+    st.session_state[f"{prefix}_notice"] = None
 
 
 def text_source_ui(prefix: str) -> str:
@@ -56,12 +52,5 @@ def text_source_ui(prefix: str) -> str:
     notice = st.session_state.get(f"{prefix}_notice")
     if notice:
         st.info(notice, icon="💡")
-    with st.expander("Upload a .txt file"):
-        st.file_uploader(
-            "UTF-8 text", type=["txt"], key=f"{prefix}_upload",
-            on_change=_apply_upload, args=(prefix,),
-        )
-        error = st.session_state.get(f"{prefix}_upload_error")
-        if error:
-            st.error(literal(error), icon="⚠️")
+    text_upload_ui(prefix, decode_upload, partial(_use_upload, prefix))
     return text

@@ -16,7 +16,7 @@ from tokenizer_core.registry import load_tokenizer
 from tokenizer_core.samples import english_reference_corpus, sample_text
 from ui.compression_limits import MAX_CORPUS_BYTES
 
-from .conftest import open_page
+from .conftest import open_page, shown
 
 PAGE = "pages/compression.py"
 
@@ -176,7 +176,7 @@ def test_good_upload_becomes_a_corpus(app):
     app.file_uploader(key="cp_upload").set_value(("fox.txt", text.encode(), "text/plain")).run()
     assert not app.exception and not app.error
     assert app.pills(key="cp_corpora").value == ["code", "upload"]
-    assert any(c.value.startswith("**Your text (fox.txt)**") for c in app.caption)
+    assert any(shown(c.value).startswith("**Your text (fox.txt)**") for c in app.caption)
 
 
 @pytest.mark.parametrize(
@@ -192,11 +192,26 @@ def test_bad_upload_keeps_the_page_and_says_why(app, runs, content, message):
     app.select_slider(key="cp_compare").set_value(500).run()
     trained = dict(runs)
     app.file_uploader(key="cp_upload").set_value(("bad.txt", content, "text/plain")).run()
-    assert any(message in e.value for e in app.error)
+    assert any(message in shown(e.value) for e in app.error)
     assert app.pills(key="cp_corpora").value == ["code", "emoji"]
     assert app.select_slider(key="cp_compare").value == 500
     assert "upload" not in app.pills(key="cp_corpora").options
     assert runs == trained and not app.exception
+
+
+def test_the_upload_name_cannot_become_markdown(app):
+    """The file's name is user text: in the pills, the captions and the errors it stays literal."""
+    open_compression(app, corpora=("code",))
+    name = "**x**![y](http://evil.example/y.png).txt"
+    text = "The quick brown fox jumps over the lazy dog.\n" * 20
+    app.file_uploader(key="cp_upload").set_value((name, text.encode(), "text/plain")).run()
+    assert not app.exception
+    written = [c.value for c in app.caption] + [m.value for m in app.markdown]
+    assert any(f"Your text ({name})" in shown(w) for w in written)
+    assert not any("![" in w or "](" in w or "**x**" in w for w in written)
+    app.file_uploader(key="cp_upload").set_value((name, b"too short", "text/plain")).run()
+    (error,) = [e.value for e in app.error]
+    assert "![" not in error and "](" not in error and name in shown(error)
 
 
 def test_choices_survive_a_visit_to_another_page(app, runs):
@@ -274,3 +289,15 @@ def test_quality_frame_keeps_fractions_and_the_views_show_percent():
     assert projector_view(frame).loc["GPT-2, 50,257", "words kept whole"] == "100%"
     csv = frame.to_csv(index=False)
     assert csv.splitlines()[0].startswith("tokenizer,corpus,vocab size,tokens,chars / token")
+
+
+def test_an_uploaded_name_reaches_the_chart_escaped():
+    """Plotly draws <a href> and <b> in legend and hover text: a file name must arrive as text."""
+    from ui.compression_charts import curve_figure
+
+    frame, _, _ = small_frame()
+    hostile = '<a href="http://evil.example/">notes</a>.txt'
+    fig = curve_figure(frame.assign(corpus=hostile), "bytes_per_token", {}, mark_vocab=500)
+    titles = {trace.legendgrouptitle.text for trace in fig.data if trace.legendgrouptitle.text}
+    assert titles == {"&lt;a href=&quot;http://evil.example/&quot;&gt;notes&lt;/a&gt;.txt", "Warning"}
+    assert all("<a " not in str(row[0]) for trace in fig.data for row in (trace.customdata or []))

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from tokenizer_core import ByteLevelBPE, bpe_model, corpus_from_text, train_bpe
 from tokenizer_core.compression import BYTE_VOCAB, compression_curve, log_spaced, split_held_out
-from tokenizer_core.merge import _merge_long, _merge_short, join_ranks
-from tokenizer_core.prefix import pair_ranks, token_counts_by_merges
+from tokenizer_core.merge import _merge_long, _merge_short, join_ranks, pair_ranks
+from tokenizer_core.prefix import token_counts_by_merges
 from tokenizer_core.samples import sample_text
 
 from .classroom import TEN_SENTENCES

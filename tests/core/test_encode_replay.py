@@ -8,13 +8,8 @@ from hypothesis import strategies as st
 
 from tokenizer_core import bpe_model, corpus_from_counts, corpus_from_text, train_bpe
 from tokenizer_core.encode_replay import replay
-from tokenizer_core.merge import merge_traced
-from tokenizer_core.prefix import (
-    counts_by_merges,
-    model_with_first,
-    pair_ranks,
-    training_token_counts,
-)
+from tokenizer_core.merge import merge_traced, pair_ranks
+from tokenizer_core.prefix import counts_by_merges, model_with_first, training_token_counts
 from tokenizer_core.registry import core_tokenizer, load_tokenizer
 from tokenizer_core.samples import sample_text
 
