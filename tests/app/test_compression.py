@@ -11,8 +11,8 @@ import pytest
 
 import tokenizer_core.compression as compression
 import tokenizer_core.compression_quality as compression_quality
+from tests.shared import tiktoken, tiktoken_encoding
 from tokenizer_core.compression import split_held_out
-from tokenizer_core.registry import load_tokenizer
 from tokenizer_core.samples import english_reference_corpus, sample_text
 from ui.compression_limits import MAX_CORPUS_BYTES
 
@@ -77,7 +77,7 @@ def test_reference_points_equal_tiktoken_counts(app):
     rows = quality_rows(app)
     for name, label in [("gpt2", "GPT-2"), ("cl100k_base", "cl100k_base (GPT-4)"),
                         ("o200k_base", "o200k_base (GPT-4o)")]:
-        encoding = load_tokenizer(name).encoding
+        encoding = tiktoken_encoding(name)
         assert rows[("English", label)]["tokens"] == len(encoding.encode_ordinary(held_out))
         assert rows[("English", label)]["vocab size"] == encoding.n_vocab
 
@@ -244,7 +244,7 @@ def small_frame():
     rows = curve_rows("English", "english", curve, 20, (500,), train=True)
     points = hf_lines("wordpiece", split.train, split.held_out, (400, 500))
     rows += hf_rows("English", "english", "wordpiece", points, True)
-    gpt2 = len(load_tokenizer("gpt2").encoding.encode_ordinary(split.held_out))
+    gpt2 = len(tiktoken_encoding("gpt2").encode_ordinary(split.held_out))
     stats = replace(text_stats(split.held_out, []), tokens=gpt2)
     rows += reference_rows("English", "english", [("gpt2", 50_257, stats)], True)
     return curve_frame(rows), curve, split
@@ -282,7 +282,7 @@ def test_quality_frame_keeps_fractions_and_the_views_show_percent():
     from tokenizer_core.compression_quality import measure
     from ui.compression_frames import percent_view, projector_view, quality_frame
 
-    q = measure(load_tokenizer("gpt2"), "the cat sat on the mat", {"the", "cat"})
+    q = measure(tiktoken("gpt2"), "the cat sat on the mat", {"the", "cat"})
     frame = quality_frame([("English", "GPT-2, 50,257", q)])
     assert frame["words kept whole"].iloc[0] == 1.0 and frame["round trip"].iloc[0] == "OK"
     assert percent_view(frame)["words kept whole"].iloc[0] == 100.0

@@ -5,12 +5,11 @@ emoji costs and the grow-a-vocabulary curve show."""
 from __future__ import annotations
 
 import statistics
-from functools import cache
 
 import pandas as pd
 import pytest
 
-from tokenizer_core.registry import load_tokenizer
+from tests.shared import tiktoken_encoding
 from tokenizer_core.samples import emoji_catalogue, parallel_pairs
 from ui.languages_limits import MAX_RULER_CHARS
 
@@ -36,17 +35,10 @@ def charts(app) -> list:
     return list(app.get("plotly_chart"))
 
 
-@cache
-def encoding(name: str):
-    """tiktoken's own Encoding (built once here: loading rank files is slow): the oracle."""
-    return load_tokenizer(name).encoding
-
-
 def count(name: str, text: str) -> int:
-    return len(encoding(name).encode_ordinary(text))
+    return len(tiktoken_encoding(name).encode_ordinary(text))
 
 
-plain = shown  # what a reader sees of Markdown whose user text went through literal()
 
 
 def frame_with(app, column: str):
@@ -116,7 +108,7 @@ def test_premium_table_equals_tiktoken_on_the_built_in_pairs(app):
     assert bytes_row["EN tokens"] == sum(len(p.en.encode()) for p in pairs)
     assert "pydoc_data" in table.loc["ours (English)", "trained on"]
     assert len(charts(app)) == 3  # premium, tokens per character, every pair
-    assert any("data/parallel/en_zh.tsv" in plain(c.value) and "50 pairs" in c.value for c in app.caption)
+    assert any("data/parallel/en_zh.tsv" in shown(c.value) and "50 pairs" in c.value for c in app.caption)
 
 
 def test_a_good_upload_replaces_the_pairs(app):
@@ -147,7 +139,7 @@ def test_a_bad_upload_names_the_line_and_the_page_keeps_working(app, content, me
     open_tab(app, "English vs Chinese")
     app.file_uploader(key="lg_parallel_upload").set_value(("bad.tsv", content, "text/plain")).run()
     assert not app.exception
-    errors = [plain(e.value) for e in app.error]
+    errors = [shown(e.value) for e in app.error]
     assert any(message in e for e in errors), errors
     assert any("Still using data/parallel/en_zh.tsv" in e for e in errors)
     table = frame_with(app, "premium: ratio of totals").set_index("tokenizer")
@@ -160,7 +152,7 @@ def test_a_bad_upload_after_a_good_one_keeps_the_good_one_and_removing_it_goes_b
     uploader = app.file_uploader(key="lg_parallel_upload")
     uploader.set_value(("mine.tsv", "en\tzh\nHi.\t你好。\n".encode(), "text/plain")).run()
     app.file_uploader(key="lg_parallel_upload").set_value(("worse.tsv", b"en,zh\nHi.,x\n", "text/plain")).run()
-    errors = [plain(e.value) for e in app.error]
+    errors = [shown(e.value) for e in app.error]
     assert any("worse.tsv, line 1" in e and "tab" in e and "Still using mine.tsv" in e for e in errors)
     assert frame_with(app, "premium: ratio of totals").set_index("tokenizer").loc["GPT-2", "EN tokens"] == count("gpt2", "Hi.")
     app.file_uploader(key="lg_parallel_upload").set_value(None).run()
@@ -263,10 +255,3 @@ def test_chart_builders_are_pure_frame_to_figure():
     assert list(grown.data[0].y) == [9, 7, 5, 5] and list(grown.data[1].y) == [5]
     assert [s.y0 for s in grown.layout.shapes] == [6]
 
-
-def test_user_text_is_made_literal_for_markdown():
-    from ui.safe_text import literal
-
-    assert plain(literal("![x](http://e/x.png)")) == "![x](http://e/x.png)"
-    assert "](" not in literal("![x](http://e/x.png)") and "://" not in literal("http://e")
-    assert plain(literal("a*b_c <b> `d` $e$ :smile:")) == "a*b_c <b> `d` $e$ :smile:"

@@ -8,18 +8,17 @@ from __future__ import annotations
 
 import inspect
 import json
-import re
 
 import pytest
 
+from tests.shared import tiktoken_encoding
 from tokenizer_core import corpus_from_counts, corpus_from_text, textbook_train, train_bpe
 from tokenizer_core.prefix import model_with_first
-from tokenizer_core.registry import load_tokenizer
 from tokenizer_core.samples import load_preset
 from tokenizer_core.textbook import textbook_train as textbook_function
 from ui.steps_limits import MAX_CORPUS_CHARS, MAX_MERGES
 
-from .conftest import open_page
+from .conftest import open_page, shown
 
 PAGE = "pages/merge_steps.py"
 TABS = {"learn": "🎬 Watch BPE learn", "replay": "🔁 Encode replay", "versus": "⚖️ BPE vs WordPiece",
@@ -35,9 +34,7 @@ def trace(app) -> dict:
 
 def said(element) -> str:
     """A message as the reader sees it: Markdown escapes (ui.safe_text.literal) undone."""
-    from ui.safe_text import WORD_JOINER
-
-    return re.sub(r"\\(.)", r"\1", element.value).replace(WORD_JOINER, "")
+    return shown(element.value)
 
 
 def html(app) -> str:
@@ -157,7 +154,7 @@ def test_gpt2_replay_of_tokenization_ends_in_tiktokens_ids(app):
     tab(app, "replay")
     app.segmented_control(key="ms_replay_model").set_value("gpt2").run()
     app.text_input(key="ms_replay_text").set_value(" tokenization").run()
-    expected = load_tokenizer("gpt2").encoding.encode_ordinary(" tokenization")
+    expected = tiktoken_encoding("gpt2").encode_ordinary(" tokenization")
     assert expected == [11241, 1634]
     assert any(f"Ids {expected}" in s.value and "tiktoken" in s.value for s in app.success)
     body = html(app)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tokenizer_core.registry import load_tokenizer
+from tests.shared import tiktoken_encoding
 from tokenizer_core.samples import playground_presets, sample_text
 
 from .conftest import open_page, shown
@@ -20,7 +20,7 @@ def metric_values(app) -> list[str]:
 def test_default_view_shows_gpt2_count_of_the_default_text(app):
     open_page(app, PAGE)
     text = sample_text("mixed_default")
-    expected = len(load_tokenizer("gpt2").encoding.encode_ordinary(text))
+    expected = len(tiktoken_encoding("gpt2").encode_ordinary(text))
     assert app.text_area(key="pg_text").value == text
     assert metric_values(app) == [f"{expected:,}"]
 
@@ -30,7 +30,7 @@ def test_several_tokenizers_side_by_side_match_tiktoken(app):
     app.text_area(key="pg_text").set_value("the cat sat on the mat 1234567 你好").run()
     app.multiselect(key="pg_tokenizers").set_value(["gpt2", "cl100k_base", "o200k_base", "core:gpt2"]).run()
     text = "the cat sat on the mat 1234567 你好"
-    expected = [len(load_tokenizer(n).encoding.encode_ordinary(text)) for n in ("gpt2", "cl100k_base", "o200k_base")]
+    expected = [len(tiktoken_encoding(n).encode_ordinary(text)) for n in ("gpt2", "cl100k_base", "o200k_base")]
     assert metric_values(app) == [str(n) for n in expected] + [str(expected[0])]
     stats = app.dataframe[0].value
     assert list(stats["tokens"]) == expected + [expected[0]]
@@ -92,7 +92,7 @@ def test_a_file_that_is_not_a_tokenizer_is_refused(app):
 def test_special_token_text_is_plain_by_default_and_special_on_request(app):
     open_page(app, PAGE)
     app.text_area(key="pg_text").set_value("hello<|endoftext|>world").run()
-    plain = len(load_tokenizer("gpt2").encoding.encode_ordinary("hello<|endoftext|>world"))
+    plain = len(tiktoken_encoding("gpt2").encode_ordinary("hello<|endoftext|>world"))
     assert metric_values(app) == [str(plain)]
     assert any("<|endoftext|>" in shown(c.value) and "ordinary text" in c.value for c in app.caption)
     app.toggle(key="pg_special").set_value(True).run()

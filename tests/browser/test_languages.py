@@ -4,14 +4,9 @@ land in screenshots/ (git-ignored) for a person to look at."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from tests.browser.conftest import PageLog
+from tests.shared import PAYLOAD_LINES as PAYLOADS
 
-PAYLOADS = [
-    line for line in (Path(__file__).parents[1] / "data" / "injection_payloads.txt")
-    .read_text(encoding="utf-8").splitlines() if line
-]
 PLOTS = ".js-plotly-plot"
 
 

@@ -6,11 +6,9 @@ injection payloads that must stay inert text.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from tokenizer_core.registry import load_tokenizer
-
-PAYLOADS = (Path(__file__).parents[1] / "data" / "injection_payloads.txt").read_text(encoding="utf-8")
+from tests.shared import PAYLOADS_TEXT as PAYLOADS
+from tests.shared import tiktoken_encoding
+from ui.safe_text import WORD_JOINER
 
 
 def counts(page) -> list[str]:
@@ -27,7 +25,7 @@ def type_text(page, wait_for_app, text: str, expect) -> None:
 def test_paste_text_and_compare_three_tokenizers(open_app, wait_for_app, screenshot):
     page = open_app("?tok=gpt2,cl100k_base,o200k_base", expect="Playground")
     text = "Tokenization is 100% about bytes: 你好, 🙂, and 1234567890."
-    expected = [len(load_tokenizer(n).encoding.encode_ordinary(text)) for n in ("gpt2", "cl100k_base", "o200k_base")]
+    expected = [len(tiktoken_encoding(n).encode_ordinary(text)) for n in ("gpt2", "cl100k_base", "o200k_base")]
     type_text(page, wait_for_app, text, page.get_by_text(text[:14]).first)
     page.wait_for_function(
         "n => [...document.querySelectorAll('[data-testid=\"stMetricValue\"]')]"
@@ -50,6 +48,8 @@ def test_pick_a_tokenizer_from_the_list(open_app, wait_for_app):
 
 def test_hover_links_the_same_characters_in_other_panels(open_app, wait_for_app):
     page = open_app("?tok=gpt2,cl100k_base&text=indentation%20matters%2012345678", expect="Playground")
+    # subtle: the hover script is a component that mounts after the panels; wait for it first
+    page.wait_for_function("() => window.__tokexHoverLink === true")
     first = page.locator(".tokview").first.locator(".tok").last  # GPT-2's last digits token
     first.hover()
     linked = page.locator(".tokview").nth(1).locator(".tok.linked")
@@ -108,7 +108,7 @@ def test_a_hostile_file_name_stays_text(open_app, wait_for_app, page_log):
     )
     error = page.locator('[data-testid="stAlertContentError"]').first
     wait_for_app(page, error)
-    shown = error.inner_text().replace("\u2060", "")  # the invisible joiners that stop autolinks
+    shown = error.inner_text().replace(WORD_JOINER, "")  # the invisible joiners that stop autolinks
     assert "![x](http://198.51.100.7/x.png)" in shown
     assert error.locator("img, a").count() == 0
     assert page_log.offsite_requests == []

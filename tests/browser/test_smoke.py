@@ -70,16 +70,26 @@ def test_ci_runs_the_readme_test_command() -> None:
 def test_a_page_link_opened_first_on_a_fresh_server_gets_the_whole_app(browser, tmp_path) -> None:
     """With a pages/ folder Streamlit starts in its old multipage mode; a page opened by its own
     URL before anyone opened / must still get app.py's page config, sidebar and navigation."""
-    from tests.browser.conftest import _start_streamlit, _stop, wait_for_app
+    from tests.browser.conftest import (
+        PageLog,
+        _start_streamlit,
+        _stop,
+        new_guarded_page,
+        wait_for_app,
+    )
 
     process, url, _ = _start_streamlit(tmp_path)
+    log = PageLog()
+    # Opening a page path first makes Streamlit's front end probe <path>/_stcore/...: a 404.
+    log.allow_console_error(r"404")
     try:
-        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        context, page = new_guarded_page(browser, log)
         page.goto(f"{url}/languages")
         wait_for_app(page, page.get_by_text("Presentation mode"))
         links = page.locator('[data-testid="stSidebarNavLink"]').all_inner_texts()
         assert any("Playground" in link for link in links) and any("Languages" in link for link in links)
         assert page.get_by_role("heading", name="Languages").first.is_visible()
-        page.close()
+        assert log.problems() == []  # nothing left this machine, no script failed
+        context.close()
     finally:
         _stop(process)

@@ -16,6 +16,7 @@ TEN_SENTENCES = "\n".join(
     ]
 )
 THE_TABLE = {"the": 10, "there": 3, "that": 5, "thin": 2, "cat": 7, "car": 4}
+LOW_LOWER = "low lower lowest lowering"
 HUG_PUG = {"hug": 1, "pug": 1, "pun": 1, "bun": 1}
 LESSON_MERGES = [
     ("e", "s"), ("es", "t"), ("est", "</w>"), ("l", "o"),

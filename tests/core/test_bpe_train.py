@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from tokenizer_core import corpus_from_counts, corpus_from_text, textbook_train, train_bpe
 from tokenizer_core.textbook import count_pairs, merge_pair
 
-from .classroom import HUG_PUG, LESSON_MERGES, LOW_NEWEST, TEN_SENTENCES, THE_TABLE
+from .classroom import HUG_PUG, LESSON_MERGES, LOW_LOWER, LOW_NEWEST, TEN_SENTENCES, THE_TABLE
 
 CLASSROOM = [
     corpus_from_counts(LOW_NEWEST),
@@ -19,7 +19,7 @@ CLASSROOM = [
     corpus_from_text(TEN_SENTENCES, "byte"),
     corpus_from_counts(THE_TABLE),
     corpus_from_counts(HUG_PUG),
-    corpus_from_text("low lower lowest lowering", "word"),
+    corpus_from_text(LOW_LOWER, "word"),
 ]
 
 

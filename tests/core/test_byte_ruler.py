@@ -4,12 +4,13 @@ byte column; injection payloads stay text; lines cut between characters, never i
 from __future__ import annotations
 
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.shared import PAYLOAD_LINES as PAYLOADS
+from tests.shared import tiktoken
 from tokenizer_core import corpus_from_text, train_bpe
 from tokenizer_core.byte_ruler import (
     MAX_BYTES_PER_LINE,
@@ -21,13 +22,8 @@ from tokenizer_core.byte_ruler import (
     token_text,
 )
 from tokenizer_core.modelfile import bpe_model
-from tokenizer_core.registry import core_tokenizer, load_tokenizer
 from tokenizer_core.tokens import ByteToChar, char_label
 
-PAYLOADS = [
-    line for line in (Path(__file__).parents[1] / "data" / "injection_payloads.txt")
-    .read_text(encoding="utf-8").splitlines() if line
-]
 ALLOWED_ATTRS = {"class", "title", "data-s", "data-e"}
 
 
@@ -86,11 +82,6 @@ def classes(attrs: dict[str, str | None]) -> list[str]:
     return (attrs.get("class") or "").split()
 
 
-@pytest.fixture(scope="module")
-def gpt2():
-    return core_tokenizer("gpt2")
-
-
 def test_ni_is_e4_bd_a0_and_gpt2_cuts_inside_it(gpt2):
     text = "你好"
     lines = ruler_rows(text, [("GPT-2", gpt2.encode(text))])
@@ -116,7 +107,7 @@ def test_html_draws_the_same_alignment(gpt2):
 
 def test_every_row_covers_every_byte_column_once(gpt2):
     text = "Hello 你好，世界！👍🏽 café\n\tend"
-    rows = [("GPT-2", gpt2.encode(text)), ("o200k", load_tokenizer("o200k_base").encode(text))]
+    rows = [("GPT-2", gpt2.encode(text)), ("o200k", tiktoken("o200k_base").encode(text))]
     n_bytes = len(text.encode("utf-8"))
     for lines in [ruler_rows(text, rows, bytes_per_line=b) for b in (4, 7, 24, MAX_BYTES_PER_LINE)]:
         for row_index in range(len(lines[0])):
@@ -188,16 +179,15 @@ def test_injection_payloads_come_out_as_text_only(gpt2, payload):
     assert shown == "".join(char_label(c) for c in payload)
 
 
-@given(st.text(max_size=40))
-def test_any_text_renders_to_divs_only(text):
-    gpt2 = core_tokenizer("gpt2")
+@given(text=st.text(max_size=40))
+def test_any_text_renders_to_divs_only(gpt2, text):
     structure = parse(render_ruler(text, [("GPT-2", gpt2.encode(text, disallowed_special=()))],
                                    bytes_per_line=5))
     assert {tag for tag, _ in structure.tags} <= {"div"}
     assert [t for t, _ in structure.row("byte")] == [f"{b:02X}" for b in text.encode("utf-8")]
 
 
-def test_bad_layout_requests_say_what_to_do(gpt2):
+def test_bad_layout_requests_say_what_to_do():
     with pytest.raises(ValueError, match="longest UTF-8 character"):
         ruler_rows("abc", [], bytes_per_line=3)
     with pytest.raises(ValueError, match="max_chars must be at least 1"):

@@ -6,16 +6,16 @@ import math
 
 import pytest
 
+from tests.shared import tiktoken
 from tokenizer_core.compression import split_held_out
 from tokenizer_core.compression_quality import hf_lines, measure, train_family
 from tokenizer_core.metrics import word_set
-from tokenizer_core.registry import load_tokenizer
 from tokenizer_core.samples import sample_text
 
 
 def test_measure_gpt2_by_hand():
     text = "the cat sat on the mat"  # 6 GPT-2 tokens, all different ('the' and ' the')
-    q = measure(load_tokenizer("gpt2"), text, {"the", "cat"})
+    q = measure(tiktoken("gpt2"), text, {"the", "cat"})
     assert (q.stats.tokens, q.stats.characters, q.vocab_size) == (6, 22, 50_257)
     assert q.round_trip_ok and q.round_trip_lost == ""
     assert q.single_token_words == 1.0
@@ -28,13 +28,13 @@ def test_measure_gpt2_by_hand():
 
 
 def test_measure_reads_special_token_strings_as_text():
-    q = measure(load_tokenizer("gpt2"), "a <|endoftext|> b", set())
+    q = measure(tiktoken("gpt2"), "a <|endoftext|> b", set())
     assert q.round_trip_ok and q.stats.tokens > 3
 
 
 def test_per_word_numbers_do_not_apply_to_chinese():
     text = "今天天气很好，我们去公园散步吧。"
-    q = measure(load_tokenizer("cl100k_base"), text, set())
+    q = measure(tiktoken("cl100k_base"), text, set())
     assert q.single_token_words is None and q.tokens_per_unseen_word is None
     assert q.unseen_words == 0 and q.stats.tokens > 0
 

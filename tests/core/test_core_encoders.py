@@ -7,14 +7,15 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from tokenizer_core.registry import ENCODINGS, core_tokenizer, load_tokenizer
+from tests.shared import core, tiktoken_encoding
+from tokenizer_core.registry import ENCODINGS
 from tokenizer_core.samples import emoji_catalogue, parallel_pairs, sample_text
 
 
 @pytest.fixture(scope="module", params=ENCODINGS)
 def pair(request):
     """(ours, tiktoken's Encoding) over the same ranks."""
-    return core_tokenizer(request.param), load_tokenizer(request.param).encoding
+    return core(request.param), tiktoken_encoding(request.param)
 
 
 # Text hypothesis would rarely build by itself: the places where regexes and merges get subtle.
@@ -49,16 +50,16 @@ def test_long_runs_take_the_long_path_and_still_agree(pair):
 
 
 def test_special_tokens_follow_tiktokens_rule():
-    ours = core_tokenizer("gpt2")
+    ours = core("gpt2")
     with pytest.raises(ValueError, match="disallowed special token '<|endoftext|>'"):
         ours.encode_ids("hello<|endoftext|>world")
     assert ours.encode_ids("hello<|endoftext|>world", allowed_special="all") == [31373, 50256, 6894]
     assert ours.encode_ids("hello<|endoftext|>world", disallowed_special=()) == \
-        load_tokenizer("gpt2").encoding.encode_ordinary("hello<|endoftext|>world")
+        tiktoken_encoding("gpt2").encode_ordinary("hello<|endoftext|>world")
 
 
 def test_tokens_carry_honest_spans_for_split_characters():
-    tokens = core_tokenizer("gpt2").encode("你好，世界🙂")
+    tokens = core("gpt2").encode("你好，世界🙂")
     assert [t.id for t in tokens][:3] == [19526, 254, 25001]
     assert len(tokens) == 13
     first, second = tokens[0], tokens[1]
@@ -67,9 +68,9 @@ def test_tokens_carry_honest_spans_for_split_characters():
 
 
 def test_trace_replays_gpt2_building_a_word_from_bytes():
-    ours = core_tokenizer("gpt2")
+    ours = core("gpt2")
     parts, steps = ours.trace_chunk(" tokenization")
-    assert [ours.encoder[p] for p in parts] == load_tokenizer("gpt2").encoding.encode_ordinary(" tokenization")
+    assert [ours.encoder[p] for p in parts] == tiktoken_encoding("gpt2").encode_ordinary(" tokenization")
     ranks = [s.rank for s in steps]
     assert len(steps) == len(" tokenization") - len(parts)
     assert all(ours.encoder[s.pair[0] + s.pair[1]] == s.rank for s in steps)

@@ -7,8 +7,8 @@ import statistics
 
 import pytest
 
+from tests.shared import core, tiktoken, tiktoken_encoding
 from tokenizer_core.costs import premium, string_cost, utf8_bytes
-from tokenizer_core.registry import core_tokenizer, load_tokenizer
 from tokenizer_core.samples import emoji_catalogue, parallel_pairs, parse_parallel
 
 TINY = "en\tzh\nGood morning.\t早上好。\nI like tea.\t我喜欢茶。\n# a comment\n\nYes.\t是。\n"
@@ -47,8 +47,8 @@ def test_even_number_of_pairs_takes_the_mean_of_the_middle_two():
 @pytest.mark.parametrize("name", ["gpt2", "cl100k_base", "o200k_base"])
 def test_built_in_pairs_match_tiktoken_counts(name):
     pairs = parallel_pairs()
-    encoding = load_tokenizer(name).encoding  # tiktoken's own Encoding: the oracle
-    tokenizer = load_tokenizer(name)
+    encoding = tiktoken_encoding(name)  # tiktoken's own Encoding: the oracle
+    tokenizer = tiktoken(name)
     result = premium(pairs, lambda s: len(tokenizer.encode(s, disallowed_special=())))
     expected_en = [len(encoding.encode_ordinary(p.en)) for p in pairs]
     expected_zh = [len(encoding.encode_ordinary(p.zh)) for p in pairs]
@@ -57,7 +57,7 @@ def test_built_in_pairs_match_tiktoken_counts(name):
     assert result.total_ratio == sum(expected_zh) / sum(expected_en)
     assert result.median_ratio == statistics.median(z / e for z, e in zip(expected_zh, expected_en))
     # Our own pure-Python encoder over the same ranks gives the same premium.
-    ours = core_tokenizer(name)
+    ours = core(name)
     assert premium(pairs, lambda s: len(ours.encode_ordinary_ids(s))) == result
 
 
@@ -65,7 +65,7 @@ def test_built_in_pairs_premium_orders_the_tokenizers():
     """Newer vocabularies learned more Chinese: the premium falls from GPT-2 to o200k_base."""
     pairs = parallel_pairs()
     ratios = [
-        premium(pairs, lambda s, e=load_tokenizer(n).encoding: len(e.encode_ordinary(s))).total_ratio
+        premium(pairs, lambda s, e=tiktoken_encoding(n): len(e.encode_ordinary(s))).total_ratio
         for n in ("gpt2", "cl100k_base", "o200k_base")
     ]
     assert ratios == sorted(ratios, reverse=True)

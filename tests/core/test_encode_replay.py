@@ -6,25 +6,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.shared import tiktoken_encoding
 from tokenizer_core import bpe_model, corpus_from_counts, corpus_from_text, train_bpe
 from tokenizer_core.encode_replay import replay
 from tokenizer_core.merge import merge_traced, pair_ranks
 from tokenizer_core.prefix import counts_by_merges, model_with_first, training_token_counts
-from tokenizer_core.registry import core_tokenizer, load_tokenizer
 from tokenizer_core.samples import sample_text
 
 from .classroom import LOW_NEWEST, TEN_SENTENCES
 
 
 @pytest.fixture(scope="module")
-def gpt2():
-    return core_tokenizer("gpt2")
-
-
-@pytest.fixture(scope="module")
 def tiktoken_gpt2():
     """tiktoken itself, built from the offline rank files (never the network)."""
-    return load_tokenizer("gpt2").encoding
+    return tiktoken_encoding("gpt2")
 
 
 def test_lowest_replays_to_low_and_est():

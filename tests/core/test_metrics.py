@@ -6,6 +6,7 @@ import math
 
 import pytest
 
+from tests.shared import tiktoken
 from tokenizer_core import corpus_from_counts, train_bpe
 from tokenizer_core.boundaries import byte_spans, disagreements
 from tokenizer_core.bpe_model import CharLevelBPE
@@ -17,14 +18,8 @@ from tokenizer_core.metrics import (
     usage_entropy,
 )
 from tokenizer_core.modelfile import bpe_model
-from tokenizer_core.registry import core_tokenizer, load_tokenizer
 
 from .classroom import LOW_NEWEST
-
-
-@pytest.fixture(scope="module")
-def gpt2():
-    return core_tokenizer("gpt2")
 
 
 def test_text_stats_by_hand(gpt2):
@@ -42,7 +37,7 @@ def test_chinese_costs_more_bytes_than_characters(gpt2):
     assert (stats.characters, stats.utf8_bytes, stats.tokens) == (6, 19, 13)
 
 
-def test_empty_text_has_no_ratios(gpt2):
+def test_empty_text_has_no_ratios():
     stats = text_stats("", [])
     assert stats.tokens == 0 and stats.chars_per_token is None and stats.tokens_per_word is None
     with pytest.raises(ValueError, match="at least one token"):
@@ -89,8 +84,8 @@ def test_byte_spans_inside_a_character(gpt2):
 
 def test_disagreements_between_gpt2_and_cl100k():
     text = "  indentation\n    matters 12345"
-    a = load_tokenizer("gpt2").encode(text)
-    b = load_tokenizer("cl100k_base").encode(text)
+    a = tiktoken("gpt2").encode(text)
+    b = tiktoken("cl100k_base").encode(text)
     marked = disagreements(text, a, b)
     spans_a, spans_b = byte_spans(text, a), byte_spans(text, b)
     shared_a = {s for s in spans_a if s[0] in {x for sp in spans_b for x in sp} and s[1] in {x for sp in spans_b for x in sp}}

@@ -3,21 +3,17 @@
 from __future__ import annotations
 
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.shared import PAYLOAD_LINES as PAYLOADS
+from tests.shared import core
 from tokenizer_core import corpus_from_text, train_bpe
 from tokenizer_core.modelfile import bpe_model
-from tokenizer_core.registry import core_tokenizer
 from tokenizer_core.render import PALETTE_SIZE, RenderOptions, render_tokens
 
-PAYLOADS = [
-    line for line in (Path(__file__).parents[1] / "data" / "injection_payloads.txt")
-    .read_text(encoding="utf-8").splitlines() if line
-]
 ALLOWED = {"div": {"class"}, "span": {"class", "data-i", "data-s", "data-e", "title"}}
 
 
@@ -48,11 +44,6 @@ def parse(markup: str) -> Structure:
     parser.feed(markup)
     parser.close()
     return parser
-
-
-@pytest.fixture(scope="module")
-def gpt2():
-    return core_tokenizer("gpt2")
 
 
 @pytest.mark.parametrize("payload", PAYLOADS)
@@ -135,7 +126,7 @@ def test_unknown_tokens_show_what_the_model_sees_and_the_lost_text_on_hover():
 
 def test_a_token_of_only_invisible_characters_shows_their_names():
     text = "👨\u200d👩"  # o200k_base gives the joiner U+200D a token of its own
-    tokens = core_tokenizer("o200k_base").encode(text)
+    tokens = core("o200k_base").encode(text)
     zwj = next(t for t in tokens if t.bytes == "\u200d".encode())
     assert zwj.display(name_invisible=True) == "ZWJ" and zwj.display() == "\u200d"
     assert "ZWJ" in parse(render_tokens(text, tokens)).text

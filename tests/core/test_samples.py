@@ -25,7 +25,7 @@ from tokenizer_core.samples import (
     sample_text,
 )
 
-from .classroom import HUG_PUG, LOW_NEWEST, TEN_SENTENCES, THE_TABLE
+from .classroom import HUG_PUG, LOW_LOWER, LOW_NEWEST, TEN_SENTENCES, THE_TABLE
 
 PAYLOADS = Path(__file__).parent.parent / "data" / "injection_payloads.txt"
 
@@ -33,7 +33,7 @@ EXPECTED_PRESETS = {  # the lesson values, exactly as the lessons print them
     "low_newest": LOW_NEWEST,
     "hug_pug": HUG_PUG,
     "ten_sentences": TEN_SENTENCES,
-    "low_lower": "low lower lowest lowering",
+    "low_lower": LOW_LOWER,
     "the_table": THE_TABLE,
 }
 EXPECTED_LEVELS = {

@@ -15,7 +15,8 @@ import unicodedata
 import pytest
 import regex
 
-from tokenizer_core.registry import ENCODINGS, core_tokenizer, load_tokenizer
+from tests.shared import core, tiktoken_encoding
+from tokenizer_core.registry import ENCODINGS
 
 LETTER = regex.compile(r"\p{L}")
 
@@ -38,7 +39,7 @@ def _candidates() -> list[str]:
 
 @pytest.mark.parametrize("name", ENCODINGS)
 def test_every_newer_code_point_splits_like_tiktoken(name):
-    ours, theirs = core_tokenizer(name), load_tokenizer(name).encoding
+    ours, theirs = core(name), tiktoken_encoding(name)
     # Around the character, contexts where its class decides the split: after a letter,
     # before a letter after punctuation, and between a space and a letter.
     wrong = [

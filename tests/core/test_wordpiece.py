@@ -37,10 +37,7 @@ from tokenizer_core.wordpiece_train import (
     wordpiece_corpus,
 )
 
-HUG_PUG = {"hug": 1, "pug": 1, "pun": 1, "bun": 1}
-THE_TABLE = {"the": 10, "there": 3, "that": 5, "thin": 2, "cat": 7, "car": 4}
-LOW_NEWEST = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
-
+from .classroom import HUG_PUG, LOW_NEWEST, THE_TABLE
 
 # --- training: the classroom examples, worked by hand ------------------------------------------
 
