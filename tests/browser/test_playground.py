@@ -82,7 +82,16 @@ def test_injection_payloads_stay_text(open_app, wait_for_app, page_log, screensh
 def test_narrow_screen_stacks_panels(page, app_server, wait_for_app, screenshot):
     page.set_viewport_size({"width": 600, "height": 1200})
     page.goto(f"{app_server.url}/?tok=gpt2,cl100k_base")
-    wait_for_app(page, "Playground")
+    wait_for_app(page, page.locator(".tokview").nth(1))
+    # subtle: the panels are drawn a moment after the script settles; let the layout settle too
+    # (it raced once in CI), then measure: the second panel must sit under the first.
+    page.wait_for_function(
+        """() => { const v = document.querySelectorAll('.tokview');
+                   if (v.length < 2) return false;
+                   const a = v[0].getBoundingClientRect(), b = v[1].getBoundingClientRect();
+                   return a.height > 0 && b.height > 0 && b.top >= a.bottom - 1; }""",
+        timeout=15_000,
+    )
     first, second = (page.locator(".tokview").nth(i).bounding_box() for i in range(2))
     assert second["y"] > first["y"] + first["height"] - 1  # one under the other, not side by side
     screenshot("playground-narrow")
