@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui.shell import sidebar
+from ui.common.shell import sidebar
 
 st.set_page_config(page_title="Tokenization Explorer", page_icon="✂️", layout="wide")
 

@@ -32,18 +32,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from timing import median_seconds  # noqa: E402  (benchmarks/timing.py, beside this file)
 
-from tokenizer_core import corpus_from_text, train_bpe  # noqa: E402
-from tokenizer_core.compression import (  # noqa: E402
+from tokenizer_core import corpus_from_text, train_bpe
+from tokenizer_core.measure.compression import (
     BYTE_VOCAB,
     compression_curve,
     log_spaced,
     split_held_out,
 )
-from tokenizer_core.compression_quality import hf_lines, measure  # noqa: E402
-from tokenizer_core.metrics import word_set  # noqa: E402
-from tokenizer_core.prefix import token_counts_by_merges  # noqa: E402
-from tokenizer_core.registry import load_tokenizer  # noqa: E402
-from tokenizer_core.samples import english_reference_corpus  # noqa: E402
+from tokenizer_core.measure.merge_prefix import token_counts_by_merges
+from tokenizer_core.measure.metrics import word_set
+from tokenizer_core.measure.quality import hf_lines, measure
+from tokenizer_core.registry import load_tokenizer
+from tokenizer_core.samples import english_reference_corpus
 
 HF_SIZES = (500, 1_000, 2_000, 4_000)
 HF_FAMILIES = ("bpe_bytes", "wordpiece", "unigram")

@@ -30,9 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from timing import median_seconds  # noqa: E402  (benchmarks/timing.py, beside this file)
 from tokenizers import Tokenizer, models, pre_tokenizers, trainers  # noqa: E402
 
-from tokenizer_core import corpus_from_text, textbook_train, train_bpe  # noqa: E402
-from tokenizer_core.registry import core_tokenizer, load_tokenizer  # noqa: E402
-from tokenizer_core.samples import english_reference_corpus, sample_text  # noqa: E402
+from tokenizer_core import corpus_from_text, textbook_train, train_bpe
+from tokenizer_core.registry import core_tokenizer, load_tokenizer
+from tokenizer_core.samples import english_reference_corpus, sample_text
 
 
 def hugging_face(text: str, merges: int) -> None:

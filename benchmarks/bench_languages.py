@@ -7,8 +7,8 @@ data/parallel/en_zh.tsv (every sentence tokenized on its own, as the page does),
 to compute it with the tokenizer already loaded (median of --repeats runs; our own encoders'
 per-chunk caches are cleared before each run, so the times are cold for them). Also the byte
 ruler's HTML (the drawing bound, four tokenizers) and the grow-a-vocabulary curve on the
-built-in texts. Our tokenizers are trained exactly as the app trains them (ui/catalog.py,
-ui/languages_data.py).
+built-in texts. Our tokenizers are trained exactly as the app trains them (ui/common/catalog.py,
+ui/languages/data.py).
 """
 
 from __future__ import annotations
@@ -22,19 +22,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from timing import median_seconds  # noqa: E402  (benchmarks/timing.py, beside this file)
 
-from tokenizer_core import bpe_model, corpus_from_text, train_bpe  # noqa: E402
-from tokenizer_core.byte_ruler import render_ruler  # noqa: E402
-from tokenizer_core.costs import premium, utf8_bytes  # noqa: E402
-from tokenizer_core.languages_grow import grow_curve  # noqa: E402
-from tokenizer_core.registry import load_tokenizer  # noqa: E402
-from tokenizer_core.samples import (  # noqa: E402
-    english_reference_corpus,
-    parallel_pairs,
-    sample_text,
-)
-from ui.catalog import OUR_MERGES  # noqa: E402
-from ui.languages_data import BILINGUAL_MERGES, SHORT, TRAINED_ON  # noqa: E402
-from ui.languages_limits import MAX_RULER_CHARS  # noqa: E402
+from tokenizer_core import bpe_model, corpus_from_text, train_bpe
+from tokenizer_core.measure.byte_ruler import render_ruler
+from tokenizer_core.measure.language_costs import premium, utf8_bytes
+from tokenizer_core.measure.vocab_growth import grow_curve
+from tokenizer_core.registry import load_tokenizer
+from tokenizer_core.samples import english_reference_corpus, parallel_pairs, sample_text
+from ui.common.catalog import OUR_MERGES
+from ui.languages.data import BILINGUAL_MERGES, SHORT, TRAINED_ON
+from ui.languages.limits import MAX_RULER_CHARS
 
 
 def tokenizers() -> dict[str, tuple[object, float]]:

@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import streamlit as st  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from tokenizer_core.samples import english_reference_corpus, presets  # noqa: E402
+from tokenizer_core.samples import english_reference_corpus, presets
 
 REPO = Path(__file__).resolve().parent.parent
 PAGE = "pages/merge_steps.py"

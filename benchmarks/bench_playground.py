@@ -26,11 +26,11 @@ sys.path.insert(0, str(REPO))
 
 from timing import median_seconds  # noqa: E402  (benchmarks/timing.py, beside this file)
 
-from tokenizer_core import RenderOptions, load_tokenizer, render_tokens  # noqa: E402
-from tokenizer_core.boundaries import disagreements  # noqa: E402
-from tokenizer_core.metrics import round_trip, text_stats  # noqa: E402
-from tokenizer_core.registry import core_tokenizer  # noqa: E402
-from tokenizer_core.samples import english_reference_corpus, sample_text  # noqa: E402
+from tokenizer_core import RenderOptions, load_tokenizer, render_tokens
+from tokenizer_core.measure.boundaries import disagreements
+from tokenizer_core.measure.metrics import round_trip, text_stats
+from tokenizer_core.registry import core_tokenizer
+from tokenizer_core.samples import english_reference_corpus, sample_text
 
 CHARS = 20_000
 

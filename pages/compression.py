@@ -3,11 +3,13 @@
 import streamlit as st
 
 from tokenizer_core import RenderOptions
-from tokenizer_core.compression import BYTE_VOCAB
-from tokenizer_core.compression_quality import HF_FAMILIES
-from ui import compression_compute as compute
-from ui.compression_corpora import corpora_ui
-from ui.compression_frames import (
+from tokenizer_core.measure.compression import BYTE_VOCAB
+from tokenizer_core.measure.quality import HF_FAMILIES
+from ui.common.safe_text import literal
+from ui.common.shell import ensure_routed, presentation_mode
+from ui.compression import compute as compute
+from ui.compression.corpora import corpora_ui
+from ui.compression.frames import (
     FAMILY_NAMES,
     METRICS,
     curve_rows,
@@ -15,7 +17,7 @@ from ui.compression_frames import (
     reference_rows,
     unk_notes,
 )
-from ui.compression_limits import (
+from ui.compression.limits import (
     CURVE_POINTS,
     HELD_OUT_PCT_MAX,
     HELD_OUT_PCT_MIN,
@@ -24,8 +26,8 @@ from ui.compression_limits import (
     KEEP,
     VOCAB_CHOICES,
 )
-from ui.compression_sentences import byte_level_tab, classroom_view
-from ui.compression_view import (
+from ui.compression.sentences import byte_level_tab, classroom_view
+from ui.compression.view import (
     describe_split,
     doubling_section,
     draw_chart,
@@ -33,8 +35,6 @@ from ui.compression_view import (
     quality_section,
     stop_notes,
 )
-from ui.safe_text import literal
-from ui.shell import ensure_routed, presentation_mode
 
 ensure_routed()
 init_state()

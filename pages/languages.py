@@ -2,14 +2,14 @@
 
 import streamlit as st
 
-from tokenizer_core.byte_ruler import RULER_CSS
-from ui import languages_data as data
-from ui.languages_emoji import emoji_section
-from ui.languages_grow import grow_section
-from ui.languages_limits import MAX_PAGE_TOKENIZERS
-from ui.languages_parallel import current_pairs, parallel_section
-from ui.languages_ruler import ruler_section
-from ui.shell import ensure_routed
+from tokenizer_core.measure.byte_ruler import RULER_CSS
+from ui.common.shell import ensure_routed
+from ui.languages import data as data
+from ui.languages.emoji import emoji_section
+from ui.languages.grow import grow_section
+from ui.languages.limits import MAX_PAGE_TOKENIZERS
+from ui.languages.parallel import current_pairs, parallel_section
+from ui.languages.ruler import ruler_section
 
 TABS = ["Byte ruler", "English vs Chinese", "Emoji", "Grow a vocabulary"]
 

@@ -3,14 +3,14 @@ where WordPiece would have chosen differently."""
 
 import streamlit as st
 
-from ui import steps_data as data
-from ui.safe_text import literal
-from ui.shell import ensure_routed, presentation_mode
-from ui.steps_code import code_ui
-from ui.steps_compare import race_ui, wordpiece_ui
-from ui.steps_player import player, settled_step
-from ui.steps_replay import prefix_ui, replay_ui
-from ui.steps_source import init_state, source_ui
+from ui.common.safe_text import literal
+from ui.common.shell import ensure_routed, presentation_mode
+from ui.merge_steps import data as data
+from ui.merge_steps.code import code_ui
+from ui.merge_steps.compare import race_ui, wordpiece_ui
+from ui.merge_steps.player import player, settled_step
+from ui.merge_steps.replay import prefix_ui, replay_ui
+from ui.merge_steps.source import init_state, source_ui
 
 TABS = ["🎬 Watch BPE learn", "🔁 Encode replay", "⚖️ BPE vs WordPiece",
         "📜 Show me the code"]

@@ -3,16 +3,18 @@
 import streamlit as st
 
 from tokenizer_core import RenderOptions
-from tokenizer_core.boundaries import disagreements
+from tokenizer_core.measure.boundaries import disagreements
 from tokenizer_core.samples import sample_text
-from ui import catalog, url_state
-from ui.hover_link import hover_link
-from ui.limits import MAX_PANELS, MAX_TABLE_ROWS
-from ui.safe_text import literal
-from ui.shell import ensure_routed, presentation_mode
-from ui.tables import csv_download, stats_frame
-from ui.text_source import text_source_ui
-from ui.token_view import PanelData, token_panel
+from ui.common import catalog
+from ui.common.hover_link import hover_link
+from ui.common.limits import MAX_PANELS
+from ui.common.safe_text import literal
+from ui.common.shell import ensure_routed, presentation_mode
+from ui.common.tables import csv_download, stats_frame
+from ui.common.token_view import PanelData, token_panel
+from ui.playground import url_state
+from ui.playground.limits import MAX_TABLE_ROWS
+from ui.playground.text_source import text_source_ui
 
 ensure_routed()
 url_state.restore("pg", sample_text("mixed_default"))

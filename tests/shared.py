@@ -7,8 +7,8 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from tokenizer_core.bytelevel import ByteLevelBPE
-from tokenizer_core.reference import TiktokenTokenizer
+from tokenizer_core.models.byte_bpe import ByteLevelBPE
+from tokenizer_core.reference.tiktoken_encodings import TiktokenTokenizer
 from tokenizer_core.registry import core_tokenizer, load_tokenizer
 
 PAYLOADS_PATH = Path(__file__).parent / "data" / "injection_payloads.txt"

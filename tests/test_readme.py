@@ -8,7 +8,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 LIMIT_MODULES = ["tokenizer_core.bounds"] + sorted(
-    f"ui.{p.stem}" for p in (ROOT / "ui").glob("*limits.py")
+    ".".join(p.relative_to(ROOT).with_suffix("").parts) for p in (ROOT / "ui").rglob("limits.py")
 )
 
 

@@ -3,27 +3,30 @@
 Pure Python: no Streamlit, plotly or pandas, and nothing printed.
 """
 
-from .bpe_model import CharLevelBPE
-from .bpe_train import BPETraining, train_bpe
-from .byte_ruler import render_ruler, ruler_rows
-from .bytelevel import ByteLevelBPE
-from .compare import race, rank_pairs, side_by_side
-from .compression import compression_curve, split_held_out
-from .corpus import Corpus, Level, corpus_from_counts, corpus_from_text
-from .costs import premium, string_cost
 from .interface import Tokenizer
-from .languages_grow import grow_curve
+from .lessons.bpe_vs_wordpiece import race, rank_pairs, side_by_side
+from .levels import Level
+from .measure.byte_ruler import render_ruler, ruler_rows
+from .measure.compression import compression_curve, split_held_out
+from .measure.language_costs import premium, string_cost
+from .measure.merge_prefix import model_with_first, token_counts_by_merges, training_token_counts
+from .measure.vocab_growth import grow_curve
 from .modelfile import bpe_from_json, bpe_model, training_to_json
-from .prefix import model_with_first, token_counts_by_merges, training_token_counts
+from .models.byte_bpe import ByteLevelBPE
+from .models.char_bpe import CharLevelBPE
+from .models.wordpiece import WordPieceTokenizer, wordpiece_from_json
 from .pretokenize import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN, PATTERNS, WORD_END
-from .reference import HFTokenizer, TiktokenTokenizer, tiktoken_tokenizer, train_hf
+from .reference.hf import HFTokenizer
+from .reference.hf_train import train_hf
+from .reference.tiktoken_encodings import TiktokenTokenizer, tiktoken_tokenizer
 from .registry import NAMES, core_tokenizer, load_tokenizer
 from .render import RenderOptions, render_tokens
-from .textbook import textbook_train
 from .tokens import Token, display_bytes, tokens_from_bytes
 from .trace import Candidate, EncodeStep, MergeStep
-from .wordpiece import WordPieceTokenizer, wordpiece_from_json
-from .wordpiece_train import (
+from .trainers.bpe import BPETraining, train_bpe
+from .trainers.corpus import Corpus, corpus_from_counts, corpus_from_text
+from .trainers.textbook import textbook_train
+from .trainers.wordpiece import (
     WordPieceTraining,
     textbook_wordpiece,
     train_wordpiece,

@@ -16,12 +16,13 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from . import bounds
-from .bpe_train import TIE_BREAKS, check_num_merges, train_bpe
-from .corpus import LEVELS, Corpus, corpus_from_counts, corpus_from_text
 from .interface import Tokenizer
+from .levels import LEVELS
 from .modelfile import bpe_from_json, training_to_json
 from .pretokenize import PATTERNS
 from .registry import NAMES, load_tokenizer
+from .trainers.bpe import TIE_BREAKS, check_num_merges, train_bpe
+from .trainers.corpus import Corpus, corpus_from_counts, corpus_from_text
 
 
 class UsageError(Exception):
@@ -61,7 +62,7 @@ def load_corpus(args: argparse.Namespace) -> Corpus:
         if args.algorithm == "wordpiece":
             # WordPiece learns from words cut the way it will encode them: whitespace and
             # punctuation (BERT's rule), so a comma is a word of its own, not glued to one.
-            from .wordpiece import bert_word_counts
+            from .trainers.wordpiece import bert_word_counts
 
             return corpus_from_counts(bert_word_counts(text), "word")
         return corpus_from_text(text, args.level, PATTERNS[args.pattern], args.special_token)
@@ -84,7 +85,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         raise UsageError(f"--merges {merges} is over the bound of {bounds.MAX_MERGES:,}")
     corpus = load_corpus(args)
     if args.algorithm == "wordpiece":
-        from .wordpiece import train_wordpiece_json
+        from .modelfile import train_wordpiece_json
 
         model = train_wordpiece_json(corpus, merges, args.tie_break, args.score)
     else:
@@ -103,7 +104,7 @@ def load_model(path: str) -> Tokenizer:
         raise UsageError(f"model file {path!r} is not JSON: {error}") from None
     algorithm = data.get("algorithm") if isinstance(data, dict) else None
     if algorithm == "wordpiece":
-        from .wordpiece import wordpiece_from_json
+        from .models.wordpiece import wordpiece_from_json
 
         return wordpiece_from_json(data)
     return bpe_from_json(data)

@@ -130,3 +130,9 @@ def split_on_special(text: str, allowed: frozenset[str]) -> list[tuple[str, bool
     if plain_start < len(text):
         runs.append((text[plain_start:], False, plain_start))
     return runs
+
+
+def unknown_id_error(ids: Sequence[int], known: Callable[[int], bool]) -> ValueError:
+    """The error for the first id that `known(id)` rejects (every decoder words it the same)."""
+    bad = next((i for i in ids if not known(i)), None)
+    return ValueError(f"{bad!r} is not a token id of this tokenizer; nothing was decoded")

@@ -7,7 +7,8 @@ At the byte level each merge part is the lowercase hex of its bytes (`"6c6f"` fo
 bytes survive JSON; at the word and sentence levels it is the string itself. Besides the keys
 the command line promises, a BPE file holds what encoding needs: the alphabet (word and
 sentence levels), special tokens, the unknown token, the pre-tokenization regex (byte level),
-the tie-break and why training stopped. WordPiece files are read and written by wordpiece.py.
+the tie-break and why training stopped. WordPiece files are read and written by
+models/wordpiece.py (`to_dict` / `from_dict`); `train_wordpiece_json` is the command line's entry.
 
 Leaves out: training and encoding themselves.
 """
@@ -16,11 +17,14 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .bpe_model import CharLevelBPE
-from .bpe_train import BPETraining
-from .bytelevel import ByteLevelBPE
-from .corpus import check_level
+from .levels import check_level
+from .models.byte_bpe import ByteLevelBPE
+from .models.char_bpe import CharLevelBPE
+from .models.wordpiece import WordPieceTokenizer
 from .pretokenize import PATTERNS, compile_pattern
+from .trainers.bpe import BPETraining
+from .trainers.corpus import Corpus
+from .trainers.wordpiece import train_wordpiece, wordpiece_corpus
 
 Model = CharLevelBPE | ByteLevelBPE
 
@@ -126,3 +130,11 @@ def bpe_from_json(data: Mapping[str, Any], name: str = "model") -> Model:
             "the file was edited or truncated"
         )
     return model
+
+
+def train_wordpiece_json(
+    corpus: Corpus, num_merges: int, tie_break: str = "first", score: str = "ratio"
+) -> dict[str, Any]:
+    """`train --algorithm wordpiece`: a word-level corpus in, the model file out."""
+    training = train_wordpiece(wordpiece_corpus(corpus), num_merges, score, tie_break)
+    return WordPieceTokenizer.from_training(training).to_dict()

@@ -9,10 +9,10 @@ Leaves out: caching (the app caches what it loads) and trained models (modelfile
 
 from __future__ import annotations
 
-from .bytelevel import ByteLevelBPE
 from .interface import Tokenizer
-from .rankfiles import ENCODING_NAMES, load_encoding_spec
-from .reference import tiktoken_tokenizer
+from .models.byte_bpe import ByteLevelBPE
+from .reference.rankfiles import ENCODING_NAMES, load_encoding_spec
+from .reference.tiktoken_encodings import tiktoken_tokenizer
 
 ENCODINGS = ENCODING_NAMES
 CORE_PREFIX = "core:"

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from .corpus import LEVELS, Level
+from .levels import LEVELS, Level
 
 DATA_DIR = Path(__file__).parent.parent / "data"
 

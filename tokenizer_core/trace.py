@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .corpus import Symbol
+from .levels import Symbol
 
 Pair = tuple[Symbol, Symbol]
 

@@ -12,7 +12,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from ui.safe_text import WORD_JOINER
+from ui.common.safe_text import WORD_JOINER
 
 REPO = Path(__file__).resolve().parents[2]
 TIMEOUT_S = 120  # training our own tokenizers on first use takes a few seconds
@@ -27,7 +27,7 @@ def app():
 
 
 def shown(markdown: str) -> str:
-    """What a reader sees of Markdown whose user text went through ui.safe_text.literal():
+    """What a reader sees of Markdown whose user text went through ui.common.safe_text.literal():
     backslash escapes resolved, the invisible word joiners gone."""
     return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown).replace(WORD_JOINER, "")
 

@@ -9,12 +9,12 @@ from dataclasses import replace
 
 import pytest
 
-import tokenizer_core.compression as compression
-import tokenizer_core.compression_quality as compression_quality
+import tokenizer_core.measure.compression as compression
+import tokenizer_core.measure.quality as compression_quality
 from tests.shared import tiktoken, tiktoken_encoding
-from tokenizer_core.compression import split_held_out
+from tokenizer_core.measure.compression import split_held_out
 from tokenizer_core.samples import english_reference_corpus, sample_text
-from ui.compression_limits import MAX_CORPUS_BYTES
+from ui.compression.limits import MAX_CORPUS_BYTES
 
 from .conftest import open_page, shown
 
@@ -149,7 +149,7 @@ def test_classroom_sentence_splits_as_in_the_lesson(app):
 
 
 def test_classroom_pieces_by_hand():
-    from ui.compression_sentences import classroom_tokens
+    from ui.compression.sentences import classroom_tokens
 
     pieces = {k: [t.piece for t in classroom_tokens("sentence", "the cat sat on the mat", k)]
               for k in (5, 15, 30)}
@@ -234,10 +234,10 @@ def test_choices_survive_a_visit_to_another_page(app, runs):
 
 def small_frame():
     """Our line (and its training part), an HF WordPiece line and GPT-2, on the English sample."""
-    from tokenizer_core.compression import compression_curve
-    from tokenizer_core.compression_quality import hf_lines
-    from tokenizer_core.metrics import text_stats
-    from ui.compression_frames import curve_frame, curve_rows, hf_rows, reference_rows
+    from tokenizer_core.measure.compression import compression_curve
+    from tokenizer_core.measure.metrics import text_stats
+    from tokenizer_core.measure.quality import hf_lines
+    from ui.compression.frames import curve_frame, curve_rows, hf_rows, reference_rows
 
     split = split_held_out(sample_text("english"), 0.2)
     curve = compression_curve(split, 300)
@@ -263,7 +263,7 @@ def test_curve_frame_holds_every_point_of_every_line():
 
 
 def test_curve_figure_is_a_log_axis_chart_with_one_trace_per_line():
-    from ui.compression_charts import curve_figure
+    from ui.compression.charts import curve_figure
 
     frame, _, _ = small_frame()
     fig = curve_figure(frame, "bytes_per_token", {"english": "#0072B2"}, mark_vocab=500)
@@ -279,8 +279,8 @@ def test_curve_figure_is_a_log_axis_chart_with_one_trace_per_line():
 
 
 def test_quality_frame_keeps_fractions_and_the_views_show_percent():
-    from tokenizer_core.compression_quality import measure
-    from ui.compression_frames import percent_view, projector_view, quality_frame
+    from tokenizer_core.measure.quality import measure
+    from ui.compression.frames import percent_view, projector_view, quality_frame
 
     q = measure(tiktoken("gpt2"), "the cat sat on the mat", {"the", "cat"})
     frame = quality_frame([("English", "GPT-2, 50,257", q)])
@@ -293,7 +293,7 @@ def test_quality_frame_keeps_fractions_and_the_views_show_percent():
 
 def test_an_uploaded_name_reaches_the_chart_escaped():
     """Plotly draws <a href> and <b> in legend and hover text: a file name must arrive as text."""
-    from ui.compression_charts import curve_figure
+    from ui.compression.charts import curve_figure
 
     frame, _, _ = small_frame()
     hostile = '<a href="http://evil.example/">notes</a>.txt'

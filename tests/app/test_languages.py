@@ -11,7 +11,7 @@ import pytest
 
 from tests.shared import tiktoken_encoding
 from tokenizer_core.samples import emoji_catalogue, parallel_pairs
-from ui.languages_limits import MAX_RULER_CHARS
+from ui.languages.limits import MAX_RULER_CHARS
 
 from .conftest import open_page, shown
 
@@ -224,11 +224,11 @@ def test_grow_on_your_own_text(app):
 
 
 def test_chart_builders_are_pure_frame_to_figure():
-    from tokenizer_core.costs import premium, utf8_bytes
-    from tokenizer_core.languages_grow import grow_curve
+    from tokenizer_core.measure.language_costs import premium, utf8_bytes
+    from tokenizer_core.measure.vocab_growth import grow_curve
     from tokenizer_core.samples import parse_parallel
-    from ui import languages_charts as charts_ui
-    from ui import languages_tables as tables
+    from ui.languages import charts as charts_ui
+    from ui.languages import tables as tables
 
     pairs = parse_parallel("en\tzh\nGood morning.\t早上好。\nI like tea.\t我喜欢茶。\n")
     results = {"UTF-8 bytes": premium(pairs, utf8_bytes), "chars": premium(pairs, len)}

@@ -13,10 +13,10 @@ import pytest
 
 from tests.shared import tiktoken_encoding
 from tokenizer_core import corpus_from_counts, corpus_from_text, textbook_train, train_bpe
-from tokenizer_core.prefix import model_with_first
+from tokenizer_core.measure.merge_prefix import model_with_first
 from tokenizer_core.samples import load_preset
-from tokenizer_core.textbook import textbook_train as textbook_function
-from ui.steps_limits import MAX_CORPUS_CHARS, MAX_MERGES
+from tokenizer_core.trainers.textbook import textbook_train as textbook_function
+from ui.merge_steps.limits import MAX_CORPUS_CHARS, MAX_MERGES
 
 from .conftest import open_page, shown
 
@@ -33,7 +33,7 @@ def trace(app) -> dict:
 
 
 def said(element) -> str:
-    """A message as the reader sees it: Markdown escapes (ui.safe_text.literal) undone."""
+    """A message as the reader sees it: Markdown escapes (ui.common.safe_text.literal) undone."""
     return shown(element.value)
 
 
@@ -274,7 +274,7 @@ def test_own_text_trains_and_an_unseen_character_is_named_in_the_replay(app):
 
 def test_user_text_stays_inert_in_messages_and_charts(app):
     """Markdown messages get the user's text literally; plotly labels get it escaped."""
-    from ui.safe_text import literal
+    from ui.common.safe_text import literal
 
     open_page(app, PAGE)
     choose(app, "own")

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ui.safe_text import WORD_JOINER, literal
+from ui.common.safe_text import WORD_JOINER, literal
 
 from .conftest import shown
 

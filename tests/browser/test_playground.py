@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from tests.shared import PAYLOADS_TEXT as PAYLOADS
 from tests.shared import tiktoken_encoding
-from ui.safe_text import WORD_JOINER
+from ui.common.safe_text import WORD_JOINER
 
 
 def counts(page) -> list[str]:

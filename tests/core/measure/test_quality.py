@@ -1,0 +1,77 @@
+"""The quality record of one tokenizer on held-out text, and HF lines on the same split."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from tests.shared import tiktoken
+from tokenizer_core.measure.compression import split_held_out
+from tokenizer_core.measure.metrics import word_set
+from tokenizer_core.measure.quality import hf_lines, measure, train_family
+from tokenizer_core.samples import sample_text
+
+
+def test_measure_gpt2_by_hand():
+    text = "the cat sat on the mat"  # 6 GPT-2 tokens, all different ('the' and ' the')
+    q = measure(tiktoken("gpt2"), text, {"the", "cat"})
+    assert (q.stats.tokens, q.stats.characters, q.vocab_size) == (6, 22, 50_257)
+    assert q.round_trip_ok and q.round_trip_lost == ""
+    assert q.single_token_words == 1.0
+    assert (q.tokens_per_unseen_word, q.unseen_words) == (1.0, 3)
+    assert q.usage_entropy == pytest.approx(math.log2(6))
+    assert q.normalized_entropy == pytest.approx(math.log2(6) / math.log2(50_257))
+    assert q.renyi_efficiency == pytest.approx(math.log2(6) / math.log2(50_257))  # uniform
+    assert q.vocab_used == pytest.approx(6 / 50_257)
+    assert q.unk_rate == 0.0 and q.char_coverage == 1.0
+
+
+def test_measure_reads_special_token_strings_as_text():
+    q = measure(tiktoken("gpt2"), "a <|endoftext|> b", set())
+    assert q.round_trip_ok and q.stats.tokens > 3
+
+
+def test_per_word_numbers_do_not_apply_to_chinese():
+    text = "今天天气很好，我们去公园散步吧。"
+    q = measure(tiktoken("cl100k_base"), text, set())
+    assert q.single_token_words is None and q.tokens_per_unseen_word is None
+    assert q.unseen_words == 0 and q.stats.tokens > 0
+
+
+@pytest.fixture(scope="module")
+def english():
+    return split_held_out(sample_text("english"), 0.25)
+
+
+def test_hf_lines_count_what_the_model_encodes(english):
+    points = hf_lines("bpe_bytes", english.train, english.held_out, (300, 400))
+    assert [p.requested for p in points] == [300, 400]
+    for point in points:
+        model = point.tokenizer()
+        assert model.vocab_size == point.vocab_size <= point.requested
+        assert point.held_out.tokens == len(model.encode(english.held_out, disallowed_special=()))
+        assert point.hidden_in_unk == 0.0  # byte level never hides text
+    assert points[1].held_out.tokens < points[0].held_out.tokens
+
+
+def test_wordpiece_hides_unseen_chinese_in_unk(english):
+    points = hf_lines("wordpiece", english.train, sample_text("chinese")[:300], (400,))
+    assert points[0].hidden_in_unk > 0.5  # whole Chinese clauses become [UNK]
+    q = measure(points[0].tokenizer(), sample_text("chinese")[:300], word_set(english.train))
+    assert q.unk_rate > 0 and q.char_coverage == pytest.approx(1 - points[0].hidden_in_unk)
+
+
+def test_progress_is_reported_per_model(english):
+    seen: list[tuple[int, int]] = []
+    hf_lines("unigram", english.train, english.held_out, (300, 400),
+             progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(0, 2), (1, 2), (2, 2)]
+
+
+def test_unigram_trained_on_lines_knows_the_line_break(english):
+    model = train_family("unigram", english.train, 400)
+    tokens = model.encode(english.held_out, disallowed_special=())
+    unknown = {english.held_out[t.start : t.end] for t in tokens if t.unknown}
+    assert unknown == set(english.held_out) - set(english.train) == {"?", "B", "D"}
+    assert "\n" not in unknown  # the training lines keep their line breaks

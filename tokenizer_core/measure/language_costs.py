@@ -1,0 +1,145 @@
+"""What text costs: characters, UTF-8 bytes and tokens, and the token premium of Chinese.
+
+Adds, over metrics.py (which describes one text and one tokenizer):
+- `premium`: for parallel English/Chinese pairs and one way of counting tokens, the totals per
+  language and the premium of Chinese over English, reported two ways because they answer two
+  questions: the ratio of totals, sum(tokens(zh)) / sum(tokens(en)) (what a whole document
+  costs; long pairs weigh more), and the median of the per-pair ratios tokens(zh)/tokens(en)
+  (what a typical sentence costs; one odd pair cannot move it);
+- `string_cost`: code points and bytes of one short string, such as an emoji sequence.
+
+The count is a plain function `str -> int`, so the same code measures any tokenizer, and
+`utf8_bytes` measures the floor every byte-level tokenizer starts from (each byte a token).
+
+Leaves out: tokenizing (callers pass the count), reading files (samples.parse_parallel), charts.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from ..samples import ParallelPair
+
+Count = Callable[[str], int]
+
+
+def utf8_bytes(text: str) -> int:
+    """The count of a tokenizer that made every UTF-8 byte a token (the 256-token start)."""
+    return len(text.encode("utf-8"))
+
+
+@dataclass(frozen=True)
+class PairCost:
+    """Tokens for one parallel pair; `line` is where the pair stands in its file."""
+
+    line: int
+    en_tokens: int
+    zh_tokens: int
+
+    @property
+    def ratio(self) -> float:
+        """tokens(zh) / tokens(en) for this pair."""
+        return self.zh_tokens / self.en_tokens
+
+
+@dataclass(frozen=True)
+class LanguageTotals:
+    """One language's side of the pairs, summed."""
+
+    characters: int
+    utf8_bytes: int
+    tokens: int
+
+    @property
+    def bytes_per_char(self) -> float:
+        return self.utf8_bytes / self.characters
+
+    @property
+    def tokens_per_char(self) -> float:
+        return self.tokens / self.characters
+
+    @property
+    def chars_per_token(self) -> float:
+        return self.characters / self.tokens
+
+    @property
+    def bytes_per_token(self) -> float:
+        return self.utf8_bytes / self.tokens
+
+
+@dataclass(frozen=True)
+class Premium:
+    """How much more Chinese costs than English on the same pairs, for one count."""
+
+    pairs: tuple[PairCost, ...]
+    en: LanguageTotals
+    zh: LanguageTotals
+
+    @property
+    def total_ratio(self) -> float:
+        """sum(tokens(zh)) / sum(tokens(en)): the premium of the whole file."""
+        return self.zh.tokens / self.en.tokens
+
+    @property
+    def median_ratio(self) -> float:
+        """The median of the per-pair ratios: the premium of a typical sentence."""
+        return statistics.median(p.ratio for p in self.pairs)
+
+    @property
+    def pairs_costlier_in_zh(self) -> int:
+        """How many pairs need more tokens in Chinese than in English."""
+        return sum(p.zh_tokens > p.en_tokens for p in self.pairs)
+
+
+def _totals(texts: Sequence[str], tokens: Sequence[int]) -> LanguageTotals:
+    return LanguageTotals(sum(map(len, texts)), sum(map(utf8_bytes, texts)), sum(tokens))
+
+
+def premium(pairs: Sequence[ParallelPair], count: Count) -> Premium:
+    """Count every sentence on its own and compare the languages; ValueError on no pairs, or on
+    a sentence that counts zero tokens (its ratio would be undefined)."""
+    if not pairs:
+        raise ValueError("no parallel pairs to compare; give at least one en<TAB>zh line")
+    costs = []
+    for pair in pairs:
+        en, zh = count(pair.en), count(pair.zh)
+        for side, n in (("English", en), ("Chinese", zh)):
+            if n <= 0:
+                raise ValueError(
+                    f"line {pair.line}: the {side} sentence counts {n} tokens, so its ratio is "
+                    "undefined; every sentence must be non-empty"
+                )
+        costs.append(PairCost(pair.line, en, zh))
+    return Premium(
+        pairs=tuple(costs),
+        en=_totals([p.en for p in pairs], [c.en_tokens for c in costs]),
+        zh=_totals([p.zh for p in pairs], [c.zh_tokens for c in costs]),
+    )
+
+
+@dataclass(frozen=True)
+class StringCost:
+    """A short string's code points (`U+1F44D`) and UTF-8 bytes (uppercase hex)."""
+
+    text: str
+    code_points: tuple[str, ...]
+    utf8_hex: tuple[str, ...]
+
+    @property
+    def n_code_points(self) -> int:
+        return len(self.code_points)
+
+    @property
+    def n_bytes(self) -> int:
+        return len(self.utf8_hex)
+
+
+def string_cost(text: str) -> StringCost:
+    """Code points and bytes of `text`: 👍🏽 is U+1F44D U+1F3FD, 8 bytes."""
+    return StringCost(
+        text=text,
+        code_points=tuple(f"U+{ord(ch):04X}" for ch in text),
+        utf8_hex=tuple(f"{b:02X}" for b in text.encode("utf-8")),
+    )

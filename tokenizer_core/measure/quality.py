@@ -1,0 +1,150 @@
+"""One tokenizer measured on a held-out text: every number of the Compression page's quality table.
+
+What it adds to metrics.py: the numbers gathered into one record per tokenizer, with the rule of
+when a per-word number applies (only for space-separated text, where a word is a word), and
+`hf_lines`: HF `tokenizers` BPE, WordPiece and Unigram trained on the same training part at a
+few sizes, each measured on the held-out part.
+
+The text is encoded with special-token strings read as plain text (`disallowed_special=()`), so
+no user text is refused and nothing is counted twice.
+
+Leaves out: our own curve (compression.py), tiktoken's loading (registry.py), charts and caching.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import AbstractSet, Callable, Literal, Sequence
+
+from ..interface import Tokenizer
+from ..reference.hf import HFTokenizer
+from ..reference.hf_train import train_hf
+from .metrics import (
+    TextStats,
+    char_coverage,
+    is_space_separated,
+    normalized_entropy,
+    renyi_efficiency,
+    round_trip,
+    text_stats,
+    unk_rate,
+    usage_entropy,
+    vocab_used_share,
+    word_cuts,
+)
+
+HFFamily = Literal["bpe", "bpe_bytes", "wordpiece", "unigram"]
+HF_FAMILIES: tuple[HFFamily, ...] = ("bpe_bytes", "bpe", "wordpiece", "unigram")
+
+
+@dataclass(frozen=True)
+class Quality:
+    """How one tokenizer does on a held-out text. Per-word numbers are None for text without
+    spaces between words (Chinese, Japanese, Thai) or when no word qualifies."""
+
+    name: str
+    vocab_size: int
+    stats: TextStats
+    round_trip_ok: bool
+    round_trip_lost: str
+    single_token_words: float | None
+    usage_entropy: float
+    normalized_entropy: float
+    renyi_efficiency: float
+    vocab_used: float
+    unk_rate: float
+    char_coverage: float
+    unseen_words: int
+    tokens_per_unseen_word: float | None
+
+
+def measure(
+    tokenizer: Tokenizer,
+    text: str,
+    seen_words: AbstractSet[str],
+    name: str | None = None,
+) -> Quality:
+    """Encode `text` once and compute every number of the table from its tokens."""
+    tokens = tokenizer.encode(text, disallowed_special=())
+    ids = [t.id for t in tokens]
+    vocab = tokenizer.vocab_size
+    trip = round_trip(tokenizer, text, tokens)
+    spaced = is_space_separated(text)
+    cuts = word_cuts(text, tokens)
+    per_unseen, unseen = cuts.unseen(seen_words)
+    unk_ids = frozenset(t.id for t in tokens if t.unknown)
+    return Quality(
+        name=name or tokenizer.name,
+        vocab_size=vocab,
+        stats=text_stats(text, tokens),
+        round_trip_ok=trip.ok,
+        round_trip_lost=trip.lost,
+        single_token_words=cuts.single_token_share if spaced else None,
+        usage_entropy=usage_entropy(ids),
+        normalized_entropy=normalized_entropy(ids, vocab),
+        renyi_efficiency=renyi_efficiency(ids, vocab),
+        vocab_used=vocab_used_share(ids, vocab),
+        unk_rate=unk_rate(tokens, unk_ids),
+        char_coverage=char_coverage(text, tokens),
+        unseen_words=unseen if spaced else 0,
+        tokens_per_unseen_word=per_unseen if spaced else None,
+    )
+
+
+# --- HF tokenizers trained on the same split -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HFPoint:
+    """One HF model: the size asked for, the size it reached, its held-out tokens, the share of
+    held-out characters it hides in the unknown token (its compression there is not real), and
+    the model itself as `tokenizer.json` text (so a cache can keep it as plain data)."""
+
+    family: HFFamily
+    requested: int
+    vocab_size: int
+    held_out: TextStats
+    hidden_in_unk: float
+    tokenizer_json: str
+
+    def tokenizer(self) -> HFTokenizer:
+        name = f"HF {self.family} {self.vocab_size:,}"
+        return HFTokenizer.from_str(self.tokenizer_json, name=name)
+
+
+def train_family(family: HFFamily, train_text: str, vocab_size: int) -> HFTokenizer:
+    """`bpe_bytes`: GPT-2-style byte-level BPE (our setting); `bpe`: word-level BPE with `</w>`;
+    `wordpiece` and `unigram`: as reference.train_hf sets them up. Trained on the text's lines
+    (line breaks kept, so a held-out line break is not unknown to Unigram)."""
+    lines = [line for line in train_text.splitlines(keepends=True) if line.strip()]
+    if family == "bpe_bytes":
+        return train_hf("bpe", lines, vocab_size, byte_level=True)
+    return train_hf(family, lines, vocab_size)
+
+
+def hf_lines(
+    family: HFFamily,
+    train_text: str,
+    held_out: str,
+    sizes: Sequence[int],
+    progress: Callable[[int, int], None] | None = None,
+) -> list[HFPoint]:
+    """One HF family at each size, measured on `held_out`. A size the training text cannot reach
+    gives a smaller model (`vocab_size` says which). Sizes HF refuses (ValueError from train_hf)
+    are skipped."""
+    points: list[HFPoint] = []
+    for done, size in enumerate(sizes):
+        if progress is not None:
+            progress(done, len(sizes))
+        try:
+            model = train_family(family, train_text, size)
+        except ValueError:
+            continue
+        reached = model.vocab_size
+        tokens = model.encode(held_out, disallowed_special=())
+        stats = text_stats(held_out, tokens)
+        hidden = 1 - char_coverage(held_out, tokens)
+        points.append(HFPoint(family, size, reached, stats, hidden, model.tokenizer.to_str()))
+    if progress is not None:
+        progress(len(sizes), len(sizes))
+    return points

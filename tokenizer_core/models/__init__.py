@@ -1,0 +1,4 @@
+"""How text becomes tokens: the merge rule, character- and byte-level BPE, WordPiece.
+
+Imports only the shared top level (tokens, interface, pretokenize, levels, trace); never trainers.
+"""

@@ -1,0 +1,188 @@
+"""Byte-level BPE encoding: tiktoken's ids from tiktoken's ranks, in pure Python.
+
+Encoding: split out allowed special tokens, cut the rest with the pre-tokenization regex, and
+turn each chunk's bytes into tokens lowest rank first (merge.py). A per-chunk cache does most of
+the work on real text, where the same words come back again and again. Byte level never meets
+an unknown character: every byte is a token.
+
+Two sources of ranks, one class:
+- `from_ranks`: tiktoken's format, `mergeable_ranks` maps a token's bytes to its rank, which is
+  also its id. Any adjacent pair whose *joined bytes* are a token may join, and a chunk that is
+  itself a token is taken whole, exactly as tiktoken does (GPT-2, cl100k_base, o200k_base).
+- `from_merges`: merges learned here. Only a learned *pair* joins (minbpe's and HF's rule), so
+  encoding the training text gives back the training segmentation.
+
+Leaves out: training (trainers/bpe.py) and loading rank files (reference/rankfiles.py).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Mapping, Sequence
+
+from ..interface import AllowedSpecial, DisallowedSpecial, resolve_special, split_on_special
+from ..levels import BYTE_SYMBOLS, byte_parts
+from ..pretokenize import GPT2_PATTERN, Piece, compile_pattern, regex_pieces
+from ..tokens import Token, tokens_from_bytes
+from ..trace import EncodeStep
+from .merge import byte_pair_boundaries, learned_rank_of, merge_spans, merge_traced
+
+CACHE_LIMIT = 200_000  # chunks remembered before the cache starts over (bounds memory)
+
+
+class ByteLevelBPE:
+    """A byte-level BPE tokenizer: a vocabulary, a joining rule, a regex and special tokens."""
+
+    def __init__(
+        self,
+        name: str,
+        encoder: Mapping[bytes, int],
+        rank_of: Callable[[bytes, bytes], int | None],
+        pat_str: str,
+        special_tokens: Mapping[str, int],
+        whole_chunk_shortcut: bool,
+    ) -> None:
+        self.name = name
+        self.pat_str = pat_str
+        self.encoder = dict(encoder)  # token bytes -> id (tiktoken: mergeable_ranks)
+        self._rank_of = rank_of
+        self._whole_chunk_shortcut = whole_chunk_shortcut
+        self._special_tokens = dict(special_tokens)
+        self._special_ids = frozenset(self._special_tokens.values())
+        missing = [b for b in range(256) if bytes([b]) not in self.encoder]
+        if missing:
+            raise ValueError(
+                f"ranks for {name!r} lack {len(missing)} single bytes (first: {missing[0]:#04x}); "
+                "a byte-level vocabulary must hold all 256 so that no input is unknown"
+            )
+        self.decoder: dict[int, bytes] = {i: tok for tok, i in self.encoder.items()}
+        for token, token_id in self._special_tokens.items():
+            self.decoder[token_id] = token.encode("utf-8")
+        if len(self.decoder) != len(self.encoder) + len(self._special_tokens):
+            raise ValueError(f"ranks for {name!r} give two tokens the same id")
+        self._vocab_size = max(self.decoder) + 1
+        self._regex = compile_pattern(pat_str)
+        self._cache: dict[str, tuple[int, ...]] = {}
+
+    @classmethod
+    def from_ranks(
+        cls,
+        name: str,
+        mergeable_ranks: Mapping[bytes, int],
+        pat_str: str = GPT2_PATTERN,
+        special_tokens: Mapping[str, int] | None = None,
+        explicit_n_vocab: int | None = None,
+    ) -> ByteLevelBPE:
+        """tiktoken's rule over tiktoken's ranks: ids identical to tiktoken's."""
+        ranks = dict(mergeable_ranks)
+        model = cls(name, ranks, lambda a, b: ranks.get(a + b), pat_str, special_tokens or {}, True)
+        if explicit_n_vocab is not None and explicit_n_vocab != model.vocab_size:
+            raise ValueError(
+                f"{name!r} should have {explicit_n_vocab} tokens but its ranks give {model.vocab_size}"
+            )
+        return model
+
+    @classmethod
+    def from_merges(
+        cls,
+        name: str,
+        merges: Sequence[tuple[bytes, bytes]],
+        pat_str: str = GPT2_PATTERN,
+        special_tokens: Sequence[str] = (),
+    ) -> ByteLevelBPE:
+        """Learned merges: special tokens first, then the 256 bytes, then each new token."""
+        encoder = {tok: len(special_tokens) + i for i, tok in enumerate(BYTE_SYMBOLS)}
+        for a, b in merges:
+            encoder.setdefault(a + b, len(special_tokens) + len(encoder))
+        specials = {tok: i for i, tok in enumerate(special_tokens)}
+        return cls(name, encoder, learned_rank_of(merges), pat_str, specials, False)
+
+    @property
+    def vocab_size(self) -> int:
+        return self._vocab_size
+
+    @property
+    def special_tokens(self) -> dict[str, int]:
+        return dict(self._special_tokens)
+
+    def encode_chunk(self, chunk: bytes) -> list[int]:
+        """Ids of one pre-tokenized chunk's bytes (no cache)."""
+        encoder = self.encoder
+        if self._whole_chunk_shortcut:
+            whole = encoder.get(chunk)
+            if whole is not None:
+                return [whole]
+            bounds = byte_pair_boundaries(chunk, encoder)  # the tiktoken rule's fast path
+            if bounds is not None:
+                return [encoder[chunk[a:b]] for a, b in zip(bounds, bounds[1:])]
+        return [encoder[chunk[a:b]] for a, b in merge_spans(byte_parts(chunk), self._rank_of)]
+
+    def encode_ordinary_ids(self, text: str) -> list[int]:
+        """Ids for text, reading any special-token string as plain text."""
+        cache = self._cache
+        ids: list[int] = []
+        for chunk in self._regex.findall(text):
+            cached = cache.get(chunk)
+            if cached is None:
+                if len(cache) >= CACHE_LIMIT:
+                    cache.clear()
+                cached = cache[chunk] = tuple(self.encode_chunk(chunk.encode("utf-8")))
+            ids.extend(cached)
+        return ids
+
+    def encode_ids(
+        self,
+        text: str,
+        *,
+        allowed_special: AllowedSpecial = frozenset(),
+        disallowed_special: DisallowedSpecial = "all",
+    ) -> list[int]:
+        """Ids for text, with tiktoken's special-token rule (see interface.py)."""
+        allowed = resolve_special(text, self._special_tokens, allowed_special, disallowed_special)
+        ids: list[int] = []
+        for segment, is_special, _ in split_on_special(text, allowed):
+            if is_special:
+                ids.append(self._special_tokens[segment])
+            else:
+                ids.extend(self.encode_ordinary_ids(segment))
+        return ids
+
+    def encode(
+        self,
+        text: str,
+        *,
+        allowed_special: AllowedSpecial = frozenset(),
+        disallowed_special: DisallowedSpecial = "all",
+    ) -> list[Token]:
+        ids = self.encode_ids(
+            text, allowed_special=allowed_special, disallowed_special=disallowed_special
+        )
+        return tokens_from_bytes(text, ((i, self.decoder[i]) for i in ids), self._special_ids)
+
+    def decode_bytes(self, ids: Sequence[int]) -> bytes:
+        try:
+            return b"".join(self.decoder[i] for i in ids)
+        except KeyError as error:
+            raise ValueError(
+                f"id {error.args[0]} is not in {self.name!r} (ids run 0..{self._vocab_size - 1})"
+            ) from None
+
+    def decode(self, ids: Sequence[int]) -> str:
+        """Exact for any ids that encode returned; bytes that are not UTF-8 become U+FFFD."""
+        return self.decode_bytes(ids).decode("utf-8", errors="replace")
+
+    def pieces(self, text: str) -> list[Piece]:
+        """The pre-tokenized chunks of text, with character offsets."""
+        return regex_pieces(text, self.pat_str)
+
+    def trace_chunk(self, chunk: str | bytes) -> tuple[list[bytes], list[EncodeStep]]:
+        """Every join that turns one chunk's bytes into tokens, lowest rank first.
+
+        Replays the rule from single bytes even when the chunk is a token as a whole, so a class
+        sees GPT-2 build ` tokenization` step by step (`encode_chunk` takes tiktoken's shortcut).
+        """
+        data = chunk.encode("utf-8") if isinstance(chunk, str) else chunk
+        return self.trace_parts(byte_parts(data))
+
+    def trace_parts(self, parts: Sequence[bytes]) -> tuple[list[bytes], list[EncodeStep]]:
+        """`trace_chunk` from the chunk's parts, already split (`corpus.byte_parts`)."""
+        return merge_traced(parts, self._rank_of)

@@ -1,0 +1,100 @@
+"""tiktoken's encodings (`gpt2`, `cl100k_base`, `o200k_base`) behind the explorer's interface.
+
+What it adds: `TiktokenTokenizer`, tiktoken's own Rust encoder over the offline rank files of
+rankfiles.py. It never calls `tiktoken.get_encoding`, which downloads. It returns Token records
+with honest bytes and character offsets and applies tiktoken's special-token rule
+(interface.resolve_special), like every tokenizer here.
+
+Leaves out: loading anything from the network, caching (the app caches), our own pure-Python
+encoder over the same ranks (models/byte_bpe.py) and rendering (render.py).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import tiktoken
+
+from ..interface import (
+    AllowedSpecial,
+    DisallowedSpecial,
+    resolve_special,
+    unknown_id_error,
+)
+from ..tokens import Token, require_unicode, tokens_from_bytes
+from .rankfiles import EncodingSpec, load_encoding_spec
+
+
+class TiktokenTokenizer:
+    """tiktoken's encoder over one EncodingSpec; `encoding` is the tiktoken.Encoding itself.
+
+    Ids are tiktoken's, by construction: tokens come from `encoding.encode`, and their bytes from
+    `encoding.decode_tokens_bytes`.
+    """
+
+    def __init__(self, spec: EncodingSpec) -> None:
+        self.name = spec.name
+        self.spec = spec
+        self.encoding = tiktoken.Encoding(
+            name=spec.name,
+            pat_str=spec.pat_str,
+            mergeable_ranks=spec.mergeable_ranks,
+            special_tokens=spec.special_tokens,
+            explicit_n_vocab=spec.explicit_n_vocab,
+        )
+        self._special_ids = frozenset(spec.special_tokens.values())
+
+    @property
+    def vocab_size(self) -> int:
+        """tiktoken's n_vocab: one more than the largest id (cl100k and o200k have gaps)."""
+        return self.encoding.n_vocab
+
+    @property
+    def special_tokens(self) -> dict[str, int]:
+        return dict(self.spec.special_tokens)
+
+    def encode(
+        self,
+        text: str,
+        *,
+        allowed_special: AllowedSpecial = frozenset(),
+        disallowed_special: DisallowedSpecial = "all",
+    ) -> list[Token]:
+        require_unicode(text)
+        allowed = resolve_special(
+            text, self.spec.special_tokens, allowed_special, disallowed_special
+        )
+        # resolve_special has already refused disallowed text; the rest is plain text.
+        ids = self.encoding.encode(text, allowed_special=allowed, disallowed_special=())
+        pieces = zip(ids, self.encoding.decode_tokens_bytes(ids))
+        return tokens_from_bytes(text, pieces, self._special_ids)
+
+    def encode_ordinary_ids(self, text: str) -> list[int]:
+        """Ids for text, reading any special-token string as plain text."""
+        return self.encoding.encode_ordinary(text)
+
+    def decode(self, ids: Sequence[int]) -> str:
+        """tiktoken's rule: join the ids' bytes, decode as UTF-8 with U+FFFD for broken bytes.
+
+        So decode(encode(text)) == text, but ids that cut a character show U+FFFD; the token view
+        uses Token.display instead, which shows such bytes as `<E4 BD>`.
+        """
+        ids = list(ids)
+        try:
+            return self.encoding.decode(ids)
+        except (KeyError, OverflowError, TypeError):
+            raise unknown_id_error(ids, self._is_id) from None
+
+    def _is_id(self, token_id: int) -> bool:
+        try:
+            self.encoding.decode_single_token_bytes(token_id)
+        except (KeyError, OverflowError, TypeError):
+            return False
+        return True
+
+
+def tiktoken_tokenizer(name: str) -> TiktokenTokenizer:
+    """`gpt2`, `cl100k_base` or `o200k_base`, built offline from packaged rank files."""
+    return TiktokenTokenizer(load_encoding_spec(name))
+
+

@@ -1,0 +1,205 @@
+"""The Compression page's tables: every plotted point as one row, the quality table, and what each
+doubling of the vocabulary buys. Plain pandas; the charts read these frames and nothing else.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import pandas as pd
+
+from tokenizer_core.measure.compression import BYTE_VOCAB, CompressionCurve, log_spaced
+from tokenizer_core.measure.metrics import TextStats
+from tokenizer_core.measure.quality import HFPoint, Quality
+from ui.common.safe_text import literal
+
+OURS = "ours"
+FAMILY_NAMES: dict[str, str] = {  # the Hugging Face families the page can train
+    "bpe_bytes": "HF BPE (byte-level)",
+    "bpe": "HF BPE (words, </w>)",
+    "wordpiece": "HF WordPiece",
+    "unigram": "HF Unigram",
+}
+FAMILY_LABELS: dict[str, str] = {
+    OURS: "Ours: byte-level BPE",
+    **FAMILY_NAMES,
+    "gpt2": "GPT-2",
+    "cl100k_base": "cl100k_base (GPT-4)",
+    "o200k_base": "o200k_base (GPT-4o)",
+}
+METRICS: dict[str, str] = {  # column -> axis title
+    "chars_per_token": "Characters per token",
+    "bytes_per_token": "UTF-8 bytes per token",
+    "tokens_per_word": "Tokens per word",
+}
+CURVE_COLUMNS = [
+    "corpus", "corpus_key", "family", "kind", "vocab_size", "merges", "tokens", "characters",
+    "bytes", "words", *METRICS, "hidden_in_unk",
+]
+UNK_VISIBLE = 0.01  # a point hiding at least this share of characters in [UNK] is flagged
+
+
+def _row(corpus: str, key: str, family: str, kind: str, vocab: int, merges: int | None,
+         stats: TextStats, spaced: bool, hidden: float = 0.0) -> dict:
+    return {
+        "corpus": corpus, "corpus_key": key, "family": family, "kind": kind,
+        "vocab_size": vocab, "merges": merges, "tokens": stats.tokens,
+        "characters": stats.characters, "bytes": stats.utf8_bytes, "words": stats.words,
+        "chars_per_token": stats.chars_per_token, "bytes_per_token": stats.bytes_per_token,
+        "tokens_per_word": stats.tokens_per_word if spaced else None,
+        "hidden_in_unk": hidden,
+    }
+
+
+def curve_rows(corpus: str, key: str, curve: CompressionCurve, points: int,
+               include: Sequence[int] = (), train: bool = False) -> list[dict]:
+    """Our line, sampled at log-spaced vocab sizes (every k is known; these are drawn).
+    With `train`, the same line measured on the training part too (kind "train")."""
+    top = BYTE_VOCAB + curve.learned_merges
+    sizes = log_spaced(BYTE_VOCAB, top, points, include)
+    rows = [
+        _row(corpus, key, OURS, "held-out", v, v - BYTE_VOCAB, curve.at(v - BYTE_VOCAB),
+             curve.space_separated)
+        for v in sizes
+    ]
+    if train:
+        rows += [
+            _row(corpus, key, OURS, "train", v, v - BYTE_VOCAB, curve.at(v - BYTE_VOCAB, "train"),
+                 curve.space_separated)
+            for v in sizes
+        ]
+    return rows
+
+
+def hf_rows(corpus: str, key: str, family: str, points: Sequence[HFPoint],
+            spaced: bool) -> list[dict]:
+    return [_row(corpus, key, family, "held-out", p.vocab_size, None, p.held_out, spaced,
+                 p.hidden_in_unk) for p in points]
+
+
+def reference_rows(corpus: str, key: str, references: Sequence[tuple[str, int, TextStats]],
+                   spaced: bool) -> list[dict]:
+    return [_row(corpus, key, name, "reference", vocab, None, stats, spaced)
+            for name, vocab, stats in references]
+
+
+def curve_frame(rows: list[dict]) -> pd.DataFrame:
+    return pd.DataFrame.from_records(rows, columns=CURVE_COLUMNS)
+
+
+def doubling_frame(
+    curves: Sequence[tuple[str, CompressionCurve]], sizes: Sequence[int]
+) -> pd.DataFrame:
+    """Per corpus: the share of held-out tokens saved by each step between `sizes` (our line)."""
+    records = []
+    for corpus, curve in curves:
+        record: dict[str, object] = {"corpus": corpus}
+        top = BYTE_VOCAB + curve.learned_merges
+        for low, high in zip(sizes, sizes[1:]):
+            column = f"{low:,} → {high:,}"
+            if high > top:
+                record[column] = None
+                continue
+            before = curve.held_out_tokens[low - BYTE_VOCAB]
+            after = curve.held_out_tokens[high - BYTE_VOCAB]
+            record[column] = 1 - after / before
+        records.append(record)
+    return pd.DataFrame.from_records(records)
+
+
+QUALITY_HELP: dict[str, str] = {
+    "tokens": "Tokens for the whole held-out text.",
+    "chars / token": "Characters of held-out text per token: higher means fewer tokens.",
+    "bytes / token": "UTF-8 bytes per token: compares languages fairly (a Chinese character "
+    "is 3 bytes).",
+    "tokens / word": "Tokens per whitespace-separated word (only for text with spaces between "
+    "words).",
+    "round trip": "Whether decoding the tokens gives back the exact text (see the last column).",
+    "what decoding loses": "Where decoding first differs from the text, or what the level drops.",
+    "words kept whole": "Share of words (runs of letters and digits) that one token covers.",
+    "tokens per unseen word": "Average tokens on words that never occur in the training part: "
+    "how hard the tokenizer cuts words it never met (for reference tokenizers, 'unseen' still "
+    "means unseen by our training part).",
+    "unseen words": "Occurrences of words absent from the training part.",
+    "entropy (bits)": "Shannon entropy of how often each token is used.",
+    "normalized entropy": "Entropy over its maximum, log2(vocab size): 1 = every token used "
+    "evenly.",
+    "Rényi efficiency": "Rényi entropy (alpha 2.5) over log2(vocab size), Zouhar et al. 2023: "
+    "low when a few very frequent tokens carry most of the text.",
+    "vocab used": "Share of the vocabulary the held-out text uses at least once.",
+    "UNK rate": "Share of tokens that are the unknown token (text the model cannot spell).",
+    "char coverage": "Share of characters spelled by real tokens rather than hidden in an UNK.",
+}
+
+
+def quality_frame(rows: Sequence[tuple[str, str, Quality]]) -> pd.DataFrame:
+    """One row per (corpus, tokenizer): every number of the quality table, unrounded (shares
+    as fractions, as the CSV keeps them)."""
+    records = []
+    for corpus, tokenizer, q in rows:
+        records.append({
+            "tokenizer": tokenizer,
+            "corpus": corpus,
+            "vocab size": q.vocab_size,
+            "tokens": q.stats.tokens,
+            "chars / token": q.stats.chars_per_token,
+            "bytes / token": q.stats.bytes_per_token,
+            "tokens / word": q.stats.tokens_per_word if q.single_token_words is not None else None,
+            "char coverage": q.char_coverage,
+            "UNK rate": q.unk_rate,
+            "round trip": "OK" if q.round_trip_ok else "lossy",
+            "words kept whole": q.single_token_words,
+            "tokens per unseen word": q.tokens_per_unseen_word,
+            "unseen words": q.unseen_words if q.tokens_per_unseen_word is not None else None,
+            "entropy (bits)": q.usage_entropy,
+            "normalized entropy": q.normalized_entropy,
+            "Rényi efficiency": q.renyi_efficiency,
+            "vocab used": q.vocab_used,
+            "what decoding loses": q.round_trip_lost,
+        })
+    return pd.DataFrame.from_records(records)
+
+
+PERCENT_COLUMNS = ("words kept whole", "vocab used", "UNK rate", "char coverage")
+
+
+def unk_notes(frame: pd.DataFrame) -> list[str]:
+    """One sentence (Markdown) per (corpus, family) whose points hide text in [UNK]."""
+    flagged = frame[frame["hidden_in_unk"] >= UNK_VISIBLE]
+    notes = []
+    for (corpus, family), part in flagged.groupby(["corpus", "family"], sort=False):
+        worst = part["hidden_in_unk"].max()
+        name = literal(str(corpus))  # it may name the user's file
+        notes.append(
+            f"{FAMILY_LABELS.get(str(family), family)} hides up to {worst:.0%} of {name}'s "
+            "held-out characters in [UNK] (crossed points): its compression there is not real."
+        )
+    return notes
+
+
+def percent_view(frame: pd.DataFrame) -> pd.DataFrame:
+    """The table as shown: shares as percentages (0-100), so one format fits every cell."""
+    shown = frame.copy()
+    for column in PERCENT_COLUMNS:
+        shown[column] = shown[column] * 100
+    return shown
+
+
+PROJECTOR_COLUMNS = ("tokenizer", "corpus", "chars / token", "bytes / token", "char coverage",
+                     "words kept whole", "tokens per unseen word")
+
+
+def projector_view(frame: pd.DataFrame) -> pd.DataFrame:
+    """The key columns as short text, for a static table in large type."""
+    def number(value: object) -> str:
+        return "—" if pd.isna(value) else f"{value:.2f}"  # type: ignore[str-format]
+
+    def percent(value: object) -> str:
+        return "—" if pd.isna(value) else f"{value:.0%}"  # type: ignore[str-format]
+
+    shown = frame.loc[:, list(PROJECTOR_COLUMNS)].copy()
+    for column in ("chars / token", "bytes / token", "tokens per unseen word"):
+        shown[column] = shown[column].map(number)
+    for column in ("char coverage", "words kept whole"):
+        shown[column] = shown[column].map(percent)
+    return shown.set_index("tokenizer")

@@ -1,0 +1,136 @@
+"""The parallel-pairs section: what the same meaning costs in English and in Chinese.
+
+The pairs are the built-in 50 (data/parallel/en_zh.tsv) or the user's upload in the same format,
+parsed by samples.parse_parallel; a bad upload says which line and why, and the page goes on
+with the pairs it had.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import streamlit as st
+
+from tokenizer_core.measure.language_costs import Premium, premium, utf8_bytes
+from tokenizer_core.samples import (
+    MAX_FIELD_CHARS,
+    MAX_PARALLEL_CHARS,
+    MAX_PARALLEL_PAIRS,
+    ParallelPair,
+    parallel_pairs,
+    parse_parallel,
+)
+from ui.common import catalog
+from ui.common.safe_text import literal
+from ui.common.shell import presentation_mode
+from ui.common.tables import csv_download
+from ui.common.uploads import decode_text
+from ui.languages import data as data
+from ui.languages.charts import pair_ratio_chart, premium_chart, tokens_per_char_chart
+from ui.languages.limits import MAX_PARALLEL_UPLOAD_BYTES
+from ui.languages.tables import (
+    pair_ratio_frame,
+    pair_table,
+    premium_frame,
+    premium_table,
+    rates_frame,
+)
+
+BUILT_IN_SOURCE = "data/parallel/en_zh.tsv"
+
+
+def read_parallel_upload(content: bytes, filename: str) -> list[ParallelPair]:
+    """Pairs from an uploaded file, or ValueError naming the line and the fix."""
+    text = decode_text(content, filename, max_bytes=MAX_PARALLEL_UPLOAD_BYTES,
+                       kept="the pairs in use are unchanged")
+    return parse_parallel(text, source=filename)
+
+
+def _apply_upload() -> None:
+    upload = st.session_state.get("lg_parallel_upload")
+    st.session_state["lg_parallel_error"] = None
+    if upload is None:  # the file was removed: back to the built-in pairs
+        st.session_state["lg_parallel_custom"] = None
+        return
+    try:
+        pairs = read_parallel_upload(upload.getvalue(), upload.name)
+    except ValueError as error:
+        st.session_state["lg_parallel_error"] = str(error)
+        return
+    st.session_state["lg_parallel_custom"] = (upload.name, pairs)
+
+
+def current_pairs() -> tuple[str, list[ParallelPair]]:
+    """(where the pairs come from, the pairs): the user's good upload, else the built-in file."""
+    custom = st.session_state.get("lg_parallel_custom")
+    return custom if custom else (BUILT_IN_SOURCE, parallel_pairs())
+
+
+def premiums(names: Sequence[str], pairs: Sequence[ParallelPair]) -> dict[str, Premium]:
+    """The premium per tokenizer (by short label), UTF-8 bytes first."""
+    result = {data.BYTES_LABEL: premium(pairs, utf8_bytes)}
+    sentences = tuple(s for p in pairs for s in (p.en, p.zh))
+    for name in names:
+        known = dict(zip(sentences, data.counts(name, sentences)))
+        result[data.label(name)] = premium(pairs, known.__getitem__)
+    return result
+
+
+def _upload_ui(source: str, n_pairs: int) -> None:
+    with st.expander("Use your own parallel file (.tsv)"):
+        st.markdown(
+            "UTF-8 text, first line `en<TAB>zh`, then one pair per line: the English sentence, "
+            "a tab, the Chinese sentence. Lines starting with `#` are comments. Bounds: "
+            f"{MAX_PARALLEL_CHARS:,} characters, {MAX_PARALLEL_PAIRS:,} pairs, "
+            f"{MAX_FIELD_CHARS:,} characters a sentence."
+        )
+        st.file_uploader("Parallel file", type=["tsv", "txt"], key="lg_parallel_upload",
+                         on_change=_apply_upload)
+    error = st.session_state.get("lg_parallel_error")
+    if error:
+        st.error(f"{literal(error)}  \nStill using {literal(source)}.", icon="⚠️")
+    st.caption(f"Pairs: **{literal(source)}**, {n_pairs:,} pairs. Each sentence is "
+               "tokenized on its own; special-token strings count as plain text.")
+
+
+def parallel_section(names: Sequence[str]) -> None:
+    source, pairs = current_pairs()
+    _upload_ui(source, len(pairs))
+    big = presentation_mode()
+    results = premiums(names, pairs)
+    base = results[data.BYTES_LABEL]
+    cols = st.columns(4)
+    cols[0].metric("English characters", f"{base.en.characters:,}")
+    cols[1].metric("Chinese characters", f"{base.zh.characters:,}")
+    cols[2].metric("English bytes per character", f"{base.en.bytes_per_char:.2f}")
+    cols[3].metric("Chinese bytes per character", f"{base.zh.bytes_per_char:.2f}")
+
+    st.plotly_chart(premium_chart(premium_frame(results), big), key="lg_chart_premium",
+                    theme=None)
+    st.caption(
+        "**Ratio of totals**: all Chinese tokens / all English tokens (what the whole file "
+        "costs). **Median per pair**: the middle of each pair's own ratio (a typical sentence). "
+        f"{data.BYTES_LABEL} is the start of every byte-level tokenizer: each byte one token."
+    )
+    st.plotly_chart(tokens_per_char_chart(rates_frame(results), big), key="lg_chart_rates",
+                    theme=None)
+    trained_on = {data.label(n): data.TRAINED_ON[n] for n in names}
+    trained_on[data.BYTES_LABEL] = "nothing: the 256 byte tokens, no merges"
+    vocab = {data.label(n): catalog.load(n).vocab_size for n in names} | {data.BYTES_LABEL: 256}
+    table = premium_table(results, vocab, trained_on)
+    st.dataframe(
+        table, hide_index=True, width="stretch",
+        column_order=[c for c in table.columns if not c.endswith((" characters", " bytes"))],
+        column_config={c: st.column_config.NumberColumn(format="localized")
+                       for c in ("vocab size", "EN tokens", "ZH tokens")},
+    )  # fmt: skip
+    left, right = st.columns(2)
+    csv_download(left, "Download this table (CSV)", table, "premium.csv", key="lg_csv_premium")
+    per_pair = pair_table(results, pairs)
+    csv_download(right, "Download every pair (CSV)", per_pair, "premium_pairs.csv",
+                 key="lg_csv_pairs")
+    with st.expander("Every pair"):
+        shown = {k: v for k, v in results.items() if k != data.BYTES_LABEL}
+        st.plotly_chart(pair_ratio_chart(pair_ratio_frame(shown, pairs), big),
+                        key="lg_chart_pairs", theme=None)
+        st.dataframe(per_pair, hide_index=True, width="stretch", height=360)

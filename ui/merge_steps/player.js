@@ -1,0 +1,371 @@
+// The Merge steps player: plays a BPE training trace in the browser, no rerun per step.
+//
+// Python sends the whole trace once (ui/merge_steps/player.py builds it); this module draws step k:
+// controls, the narration, the corpus with its current tokens (the new ones highlighted), the
+// candidate pairs as bars (winner and ties marked), the merges so far and the vocabulary size.
+// It reports the step back (setStateValue "step") only when the user settles on one, so the
+// server reruns once per pause or click, never per animation frame.
+//
+// Safety: every string from the trace (user text, tokens, sentences) is set with textContent;
+// this file never uses innerHTML. Numbers go into style widths and SVG attributes only.
+
+const STATES = new WeakMap();
+const BASE_INTERVAL_MS = 1400;
+const SPEEDS = [0.5, 1, 2, 4];
+const PALETTE = 8;
+const SVG = "http://www.w3.org/2000/svg";
+
+function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined) node.textContent = String(text);
+  return node;
+}
+
+function colourOf(token) {
+  let h = 7;
+  for (let i = 0; i < token.length; i++) h = (h * 31 + token.charCodeAt(i)) >>> 0;
+  return h % PALETTE;
+}
+
+function fmt(n) {
+  return Number(n).toLocaleString("en-US");
+}
+
+function chip(text, alphabet, isNew) {
+  const node = el("span", "chip");
+  const end = text.endsWith("</w>") && text.length > 4;
+  if (end) {
+    node.append(el("span", "", text.slice(0, -4)), el("span", "wend", "</w>"));
+  } else {
+    node.textContent = text;
+  }
+  if (!alphabet.has(text)) node.classList.add("p" + colourOf(text));
+  if (text === "</w>") node.classList.add("wend-only");
+  if (isNew) node.classList.add("new");
+  return node;
+}
+
+function button(label, title, onClick, cls) {
+  const node = el("button", cls || "btn", label);
+  node.type = "button";
+  node.title = title;
+  node.setAttribute("aria-label", title);
+  node.addEventListener("click", onClick);
+  return node;
+}
+
+function build(host, data) {
+  const state = {
+    data, k: 0, playing: false, timer: null, speed: 1, reportTimer: null,
+    serverStep: null, report: null,
+  };
+  const n = data.steps.length;
+  const alphabet = new Set(data.alphabet);
+  const root = el("div", "ms-player");
+  root.tabIndex = 0;
+  root.setAttribute("role", "region");
+  root.setAttribute("aria-label", "Merge steps player");
+
+  // --- controls ---------------------------------------------------------------------------
+  const bar = el("div", "bar");
+  const first = button("⏮", "First step (Home)", () => { stop(); show(0); settle(); });
+  const prev = button("◀ Previous", "Previous step (←)", () => { stop(); show(state.k - 1); settle(); });
+  const play = button("▶ Play", "Play / pause (space)", () => toggle(), "btn play");
+  const next = button("Next ▶", "Next step (→)", () => { stop(); show(state.k + 1); settle(); });
+  const last = button("⏭", "Last step (End)", () => { stop(); show(n); settle(); });
+  const stepno = el("span", "stepno");
+  stepno.setAttribute("aria-live", "polite");
+  const slider = el("input", "slider");
+  slider.type = "range";
+  slider.min = "0";
+  slider.max = String(n);
+  slider.step = "1";
+  slider.setAttribute("aria-label", "Step");
+  slider.addEventListener("input", () => { stop(); show(Number(slider.value)); });
+  slider.addEventListener("change", () => settle());
+  const speeds = el("span", "speeds");
+  speeds.append(el("span", "speed-label", "Speed"));
+  const speedButtons = SPEEDS.map((s) => {
+    const b = button(s + "×", "Play at " + s + "× speed", () => setSpeed(s), "btn speed");
+    speeds.append(b);
+    return b;
+  });
+  bar.append(first, prev, play, next, last, stepno, slider, speeds);
+
+  // --- story ------------------------------------------------------------------------------
+  const story = el("div", "story");
+  const headline = el("div", "headline");
+  const made = el("div", "made");
+  const why = el("div", "why");
+  story.append(headline, made, why);
+
+  // --- corpus -----------------------------------------------------------------------------
+  const grid = el("div", "grid");
+  const corpusPanel = el("section", "panel corpus");
+  const corpusHead = el("div", "panel-head");
+  const corpusTitle = el("h3", "", "Corpus");
+  const corpusMeta = el("span", "meta");
+  corpusHead.append(corpusTitle, corpusMeta);
+  const rows = el("div", "rows" + (data.level === "word" ? " with-label" : ""));
+  const rowChips = data.entries.map((entry) => {
+    const row = el("div", "row");
+    if (data.level === "word") {
+      const label = el("span", "label", entry.label);
+      label.title = entry.label;  // the whole word on hover when it is cut short
+      row.append(label);
+    }
+    row.append(el("span", "count", "×" + fmt(entry.count)));
+    const chips = el("span", "chips");
+    row.append(chips);
+    rows.append(row);
+    return { row, chips };
+  });
+  corpusPanel.append(corpusHead, rows);
+  if (data.hidden > 0) {
+    corpusPanel.append(el("div", "note", "…and " + fmt(data.hidden) + " more " + data.nounPlural +
+      " not drawn (every count and sentence includes them)."));
+  }
+
+  // --- side: candidates, merges, vocabulary ------------------------------------------------
+  const side = el("div", "side");
+  const candPanel = el("section", "panel");
+  const candTitle = el("h3", "", "");
+  const bars = el("div", "bars");
+  candPanel.append(candTitle, bars);
+  const mergePanel = el("section", "panel");
+  const mergeHead = el("div", "panel-head");
+  const mergeMeta = el("span", "meta");
+  mergeHead.append(el("h3", "", "Merges so far"), mergeMeta);
+  const mergeBox = el("div", "merges");
+  const mergeTable = el("table", "");
+  const thead = el("thead");
+  const headRow = el("tr");
+  ["#", "pair", "new token", "count"].forEach((h) => headRow.append(el("th", "", h)));
+  thead.append(headRow);
+  const tbody = el("tbody");
+  mergeTable.append(thead, tbody);
+  mergeBox.append(mergeTable);
+  mergePanel.append(mergeHead, mergeBox);
+  const vocabPanel = el("section", "panel");
+  const vocabHead = el("div", "panel-head");
+  const vocabMeta = el("span", "meta");
+  vocabHead.append(el("h3", "", "Vocabulary size"), vocabMeta);
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 400 90");
+  svg.setAttribute("class", "vocab");
+  svg.setAttribute("role", "img");
+  vocabPanel.append(vocabHead, svg);
+  const main = el("div", "side");
+  main.append(corpusPanel, mergePanel);
+  side.append(candPanel, vocabPanel);
+  grid.append(main, side);
+
+  root.append(bar, story, grid);
+  if (data.stop) root.append(el("div", "note stop", data.stop));
+  host.append(root);
+
+  // --- the vocabulary chart (drawn once; the marker moves) ----------------------------------
+  const sizes = [data.start.vocab, ...data.steps.map((s) => s.vocab)];
+  const lo = Math.min(...sizes), hi = Math.max(...sizes);
+  const x = (k) => 8 + (n ? (k / n) * 384 : 0);
+  const y = (v) => 80 - (hi > lo ? ((v - lo) / (hi - lo)) * 68 : 34);
+  const line = document.createElementNS(SVG, "polyline");
+  line.setAttribute("points", sizes.map((v, k) => x(k).toFixed(1) + "," + y(v).toFixed(1)).join(" "));
+  line.setAttribute("class", "vline");
+  const marker = document.createElementNS(SVG, "circle");
+  marker.setAttribute("r", "6");
+  marker.setAttribute("class", "vdot");
+  svg.append(line, marker);
+
+  // --- drawing step k -------------------------------------------------------------------------
+  function partsAt(entry, k) {
+    let parts = entry.parts, fresh = [];
+    for (const [step, after, positions] of entry.history) {
+      if (step > k) break;
+      parts = after;
+      fresh = step === k ? positions : [];
+    }
+    return [parts, new Set(fresh)];
+  }
+
+  function drawCandidates(k) {
+    bars.replaceChildren();
+    if (!n) {
+      candTitle.textContent = "No pair to merge";
+      return;
+    }
+    const s = data.steps[Math.max(k, 1) - 1];
+    candTitle.textContent = k === 0 ? "Pairs counted now: the top one merges first"
+      : "Pairs counted before merge " + k;
+    const top = s.cands.length ? s.cands[0][1] : 1;
+    for (const [label, count, flag] of s.cands) {
+      const row = el("div", "brow" + (flag === 2 ? " winner" : flag === 1 ? " tie" : ""));
+      row.append(el("span", "plabel", label));
+      const track = el("span", "track");
+      const fill = el("span", "fill");
+      fill.style.width = Math.max(2, (100 * count) / top).toFixed(1) + "%";
+      track.append(fill);
+      row.append(track, el("span", "num", fmt(count)));
+      row.append(el("span", "tag", flag === 2 ? (k === 0 ? "next" : "★ won") : flag === 1 ? "tie" : ""));
+      bars.append(row);
+    }
+    if (s.ties > 1) {
+      const shownTies = s.cands.filter((c) => c[2] >= 1).length;
+      if (s.ties > shownTies) {
+        bars.append(el("div", "note", fmt(s.ties - shownTies) + " more pairs tie at " + fmt(top) + "."));
+      }
+    }
+  }
+
+  function drawMerges(k) {
+    tbody.replaceChildren();
+    if (k === 0) {
+      const tr = el("tr", "empty");
+      const td = el("td", "", "No merges yet: press ▶ Play or Next ▶.");
+      td.colSpan = 4;
+      tr.append(td);
+      tbody.append(tr);
+    }
+    for (let i = 0; i < k; i++) {
+      const s = data.steps[i];
+      const tr = el("tr", i === k - 1 ? "latest" : "");
+      tr.append(el("td", "rank", i + 1));
+      const pair = el("td", "pair");
+      pair.append(chip(s.a, alphabet, false), el("span", "plus", "+"), chip(s.b, alphabet, false));
+      const made = el("td", "");
+      made.append(chip(s.token, alphabet, false));
+      tr.append(pair, made, el("td", "num", fmt(s.count)));
+      tbody.append(tr);
+    }
+    mergeMeta.textContent = k + " of " + n;
+    mergeBox.scrollTop = mergeBox.scrollHeight;
+  }
+
+  function show(k) {
+    k = Math.max(0, Math.min(n, Math.round(Number(k) || 0)));
+    state.k = k;
+    slider.value = String(k);
+    stepno.textContent = "Step " + k + " / " + n;
+    root.dataset.step = String(k);
+    first.disabled = prev.disabled = k === 0;
+    next.disabled = last.disabled = k === n;
+    const s = k > 0 ? data.steps[k - 1] : null;
+    made.replaceChildren();
+    if (s) {
+      headline.textContent = "Merge " + k + ": " + s.narration;
+      made.append(el("span", "made-label", "new token"), chip(s.a, alphabet, false),
+        el("span", "plus", "+"), chip(s.b, alphabet, false), el("span", "arrow", "→"),
+        chip(s.token, alphabet, true));
+      why.textContent = s.why;
+    } else {
+      headline.textContent = data.start.narration;
+      why.textContent = n ? "Press ▶ Play, or Next ▶ (→ key) for one merge at a time. First up: "
+        + data.steps[0].pair + "." : "";
+    }
+    data.entries.forEach((entry, e) => {
+      const [parts, fresh] = partsAt(entry, k);
+      const { row, chips } = rowChips[e];
+      chips.replaceChildren(...parts.map((p, i) => chip(p, alphabet, fresh.has(i))));
+      row.classList.toggle("touched", fresh.size > 0);
+    });
+    const tokens = s ? s.tokens : data.start.tokens;
+    corpusMeta.textContent = fmt(tokens) + " tokens" +
+      (k > 0 ? " (was " + fmt(data.start.tokens) + ")" : "");
+    drawCandidates(k);
+    drawMerges(k);
+    const vocab = s ? s.vocab : data.start.vocab;
+    vocabMeta.textContent = fmt(data.start.vocab) + " → " + fmt(vocab);
+    marker.setAttribute("cx", x(k).toFixed(1));
+    marker.setAttribute("cy", y(vocab).toFixed(1));
+  }
+
+  // --- playing --------------------------------------------------------------------------------
+  function tick() {
+    if (!root.isConnected) { stop(); return; }
+    if (state.k >= n) { stop(); settle(); return; }
+    show(state.k + 1);
+  }
+
+  function startTimer() {
+    clearInterval(state.timer);
+    state.timer = setInterval(tick, BASE_INTERVAL_MS / state.speed);
+  }
+
+  function start() {
+    if (!n) return;
+    if (state.k >= n) show(0);
+    state.playing = true;
+    play.textContent = "⏸ Pause";
+    play.classList.add("on");
+    root.dataset.playing = "1";
+    startTimer();
+  }
+
+  function stop() {
+    clearInterval(state.timer);
+    state.timer = null;
+    if (!state.playing) return;
+    state.playing = false;
+    play.textContent = "▶ Play";
+    play.classList.remove("on");
+    root.dataset.playing = "0";
+  }
+
+  function toggle() {
+    if (state.playing) { stop(); settle(); } else { start(); }
+  }
+
+  function setSpeed(s) {
+    state.speed = s;
+    speedButtons.forEach((b, i) => b.classList.toggle("on", SPEEDS[i] === s));
+    if (state.playing) startTimer();
+  }
+
+  // Tell Python where we stopped (one rerun per settle, none while playing).
+  function settle() {
+    clearTimeout(state.reportTimer);
+    state.reportTimer = setTimeout(() => {
+      if (state.report && !state.playing && root.isConnected) state.report("step", state.k);
+    }, 350);
+  }
+
+  root.addEventListener("keydown", (event) => {
+    if (event.target === slider && (event.key === "ArrowLeft" || event.key === "ArrowRight")) return;
+    if (event.target.tagName === "BUTTON" && (event.key === " " || event.key === "Enter")) return;
+    const keys = {
+      ArrowRight: () => next.click(), ArrowLeft: () => prev.click(), Home: () => first.click(),
+      End: () => last.click(), " ": () => toggle(), k: () => toggle(),
+    };
+    if (keys[event.key]) { event.preventDefault(); keys[event.key](); }
+  });
+
+  setSpeed(1);
+  root.dataset.playing = "0";
+  state.root = root;
+  state.show = show;
+  state.stop = stop;
+  return state;
+}
+
+export default function (component) {
+  const { data, parentElement, setStateValue } = component;
+  let state = STATES.get(parentElement);
+  if (!state || state.id !== data.id) {
+    if (state) { state.stop(); state.root.remove(); }
+    state = build(parentElement, JSON.parse(data.trace));  // parsed once per training
+    state.id = data.id;
+    STATES.set(parentElement, state);
+    state.show(data.step);
+  } else if (data.step !== state.serverStep && data.step !== state.k) {
+    state.stop();  // the server moved the step (a link, a test): follow it
+    state.show(data.step);
+  }
+  state.serverStep = data.step;
+  state.report = setStateValue;
+  state.root.classList.toggle("big", Boolean(data.big));
+  return () => {
+    // Runs before every update too; only a player that has left the page stops for good.
+    setTimeout(() => { if (!state.root.isConnected) state.stop(); }, 0);
+  };
+}

@@ -1,0 +1,220 @@
+"""Encode replay on the Merge steps page: the ladder of rules that turns a word into tokens, for
+this page's model and for GPT-2's real ranks, and the merge-k slider with its token-count curve.
+
+The ladders are HTML built here from symbols that all pass through `render.escape` (the one
+escaping road); token views use `render_tokens`.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from tokenizer_core import RenderOptions, render_tokens
+from tokenizer_core.lessons.encode_replay import PieceReplay, Replay, replay
+from tokenizer_core.lessons.narration import pair_text
+from tokenizer_core.levels import Symbol
+from tokenizer_core.render import escape
+from tokenizer_core.tokens import show_whitespace
+from ui.common import catalog
+from ui.common.pills import fill_from_pills
+from ui.common.safe_text import literal
+from ui.merge_steps import data as data
+from ui.merge_steps.charts import prefix_figure
+from ui.merge_steps.limits import MAX_PREFIX_TEXT_CHARS, MAX_REPLAY_CHARS
+from ui.merge_steps.player import shown
+from ui.merge_steps.source import Source, default_replay_text
+from ui.merge_steps.tables import prefix_frame
+
+LADDER_CSS = """
+.ms-ladders { display: grid; grid-template-columns: repeat(auto-fill, minmax(30rem, 1fr));
+  gap: .8rem; }
+.ms-ladder { border: 1px solid rgba(120,120,130,.35); border-radius: .6rem; padding: .5rem .7rem; }
+.ms-ladder h4 { margin: 0 0 .4rem 0; font-size: 1.05rem; white-space: pre;
+  font-family: ui-monospace, "DejaVu Sans Mono", "Noto Sans Mono CJK SC", monospace; }
+.ms-rung { display: grid; grid-template-columns: 8rem 1fr; gap: .5rem; align-items: center;
+  padding: .18rem 0; border-top: 1px dashed rgba(120,120,130,.3); }
+.ms-rule { font-size: .88rem; color: #5b5f6a; line-height: 1.2; }
+.ms-rule b { color: #1b1b1f; font-variant-numeric: tabular-nums; }
+.ms-parts { display: flex; flex-wrap: wrap; gap: 3px; }
+.ms-chip { font-family: ui-monospace, "DejaVu Sans Mono", "Noto Sans Mono CJK SC", monospace;
+  font-size: var(--ms-chip, 1.05rem); padding: .05em .3em; border: 1px solid rgba(0,0,0,.45);
+  border-radius: .3em; background: #fff; color: #111; white-space: pre; }
+.ms-chip.joined { background: #fff3a6; border: 2px solid #111; font-weight: 700; }
+.ms-chip.final { background: #d4f5d0; }
+.ms-chip.hex { font-size: calc(var(--ms-chip, 1.05rem) * .8); }
+.ms-ids { font-size: .9rem; color: #5b5f6a; margin-top: .3rem; font-variant-numeric: tabular-nums; }
+.ms-chip.unk { background: repeating-linear-gradient(45deg, #ddd, #ddd 4px, #fff 4px, #fff 8px);
+  color: #8a0000; font-weight: 700; }
+.ms-big { --ms-chip: 1.4rem; }
+.ms-wp-word { margin: .2rem 0 .7rem 0; }
+.ms-wp-word .ms-parts { display: inline-flex; vertical-align: middle; }
+.ms-wp-head { font-weight: 700; font-size: 1.1rem; }
+.ms-wp-search { margin: .25rem 0 0 0; color: #5b5f6a; font-size: .92rem; }
+"""
+
+
+def _chip(symbol: Symbol, cls: str, visible: bool) -> str:
+    text = shown(symbol, visible)
+    hexed = " hex" if text.startswith("<") and isinstance(symbol, bytes) else ""
+    return f'<span class="ms-chip {cls}{hexed}">{escape(text)}</span>'
+
+
+def _parts(parts: tuple[Symbol, ...], joined: int | None, final: bool, visible: bool) -> str:
+    chips = []
+    for i, part in enumerate(parts):
+        cls = "joined" if i == joined else ("final" if final else "")
+        chips.append(_chip(part, cls, visible))
+    return f'<span class="ms-parts">{"".join(chips)}</span>'
+
+
+def _joined_at(before: tuple[Symbol, ...], after: tuple[Symbol, ...]) -> int | None:
+    """Index in `after` of the (first) part a step made."""
+    for i, (x, y) in enumerate(zip(before, after)):
+        if x != y:
+            return i
+    return None
+
+
+def ladder_html(piece: PieceReplay, rule_name: str, visible: bool) -> str:
+    """One piece: its starting parts, one rung per rule that fired, the final tokens and ids.
+
+    rule_name "merge" numbers rules from 1 (merge 1 is rank 0, as the player counts them);
+    "rank" shows the rank itself (GPT-2's real rank numbers, which are also token ids).
+    """
+    title = escape(repr(show_whitespace(piece.text) if visible else piece.text))
+    last = len(piece.steps) - 1
+    rungs = [f'<div class="ms-rung"><span class="ms-rule">start</span>'
+             f'{_parts(piece.parts, None, last < 0, visible)}</div>']
+    before = piece.parts
+    for i, step in enumerate(piece.steps):
+        number = step.rank + 1 if rule_name == "merge" else step.rank
+        rule = f'{rule_name} <b>{number:,}</b><br>{escape(pair_text(step.pair))}'
+        parts = _parts(step.parts, _joined_at(before, step.parts), i == last, visible)
+        rungs.append(f'<div class="ms-rung"><span class="ms-rule">{rule}</span>{parts}</div>')
+        before = step.parts
+    ids = ", ".join(f"{i:,}" for i in piece.ids)
+    fired = len(piece.steps)
+    summary = f"{len(piece.ids)} token{'s' * (len(piece.ids) != 1)}, ids {ids} · {fired} rule" \
+              f"{'s' * (fired != 1)} fired"
+    return (f'<div class="ms-ladder"><h4>{title}</h4>{"".join(rungs)}'
+            f'<div class="ms-ids">{escape(summary)}</div></div>')
+
+
+def ladders_html(result: Replay, rule_name: str, visible: bool, big: bool) -> str:
+    body = "".join(ladder_html(p, rule_name, visible) for p in result.pieces)
+    size = " ms-big" if big else ""
+    return f'<style>{LADDER_CSS}</style><div class="ms-ladders{size}">{body}</div>'
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _gpt2_reference(text: str) -> list[int]:
+    """tiktoken's own ids for the text (special-token strings read as text), to check the
+    replay against. Plain ints are cached, not Token records: they survive a module reload."""
+    return list(catalog.load_tiktoken("gpt2").encode_ordinary_ids(text))
+
+
+GPT2_EXAMPLES = [" tokenization", "tokenization", " lowest", "你好", "🙂", " SolidGoldMagikarp"]
+
+
+def _model_examples(source: Source) -> list[str]:
+    """The lesson's replay word and the corpus's first few entries (all encodable)."""
+    first = [default_replay_text(source.key, source.text)]
+    labels = list(source.raw)[:4] if source.text is None else source.text.split()[:4]
+    return list(dict.fromkeys(w for w in first + labels if w))
+
+
+def replay_ui(source: Source, big: bool) -> None:
+    """Type a word or sentence; see every rule that fires, for this page's model or GPT-2."""
+    which = st.segmented_control(
+        "Replay with", ("model", "gpt2"), key="ms_replay_model", required=True,
+        format_func={"model": "this page's model", "gpt2": "GPT-2's real ranks"}.get,
+    )
+    if st.session_state.get("ms_replay_for") != source.key:  # a new corpus: a word it can spell
+        st.session_state["ms_replay_for"] = source.key
+        st.session_state["ms_replay_text"] = default_replay_text(source.key, source.text)
+    examples = GPT2_EXAMPLES if which == "gpt2" else _model_examples(source)
+    st.pills("Try", examples, key="ms_replay_try", on_change=fill_from_pills,
+             args=("ms_replay_try", "ms_replay_text"),
+             format_func=lambda t: repr(t) if t != t.strip() else t)
+    text = st.text_input(
+        "Word or sentence to encode", key="ms_replay_text",
+        help=f"Up to {MAX_REPLAY_CHARS} characters. Leading spaces count: GPT-2 encodes ' the' "
+        "and 'the' differently.",
+    )
+    if not text:
+        st.info("Type a word or a short sentence to replay its encoding.", icon="✍️")
+        return
+    if len(text) > MAX_REPLAY_CHARS:
+        st.error(f"The replay takes up to {MAX_REPLAY_CHARS} characters; this text has "
+                 f"{len(text):,}. Shorten it (your text is kept).", icon="⚠️")
+        return
+    if which == "gpt2":
+        model, rule_name, visible = catalog.load("core:gpt2"), "rank", True
+    else:
+        model = data.model(source)
+        rule_name, visible = "merge", source.level != "word"
+    try:
+        result = replay(model, text)
+    except ValueError as error:
+        st.error(literal(str(error)), icon="⚠️")
+        return
+    if which == "gpt2":
+        st.caption("GPT-2 starts from the UTF-8 bytes of each chunk its regex cuts, and joins the "
+                   "pair whose joined bytes have the lowest rank; a token's rank is its id. Bytes "
+                   "that are not a whole character show as hex, e.g. <E4 BD>.")
+    else:
+        st.caption("Each rung applies one merge rule (lowest merge number first) to every place it "
+                   "fits; the yellow chip is the token it made.")
+    st.html(ladders_html(result, rule_name, visible, big))
+    if result.total_pieces > len(result.pieces):
+        st.caption(f"Showing the first {len(result.pieces)} of {result.total_pieces} pieces.")
+    if which == "gpt2":
+        ours, theirs = result.ids, _gpt2_reference(text)
+        if ours == theirs:
+            st.success(f"Ids {ours}: exactly what tiktoken's gpt2 encoding gives.", icon="✅")
+        else:
+            st.error(f"Our replay gives {ours} but tiktoken gives {theirs}.", icon="⚠️")
+
+
+def _default_prefix_text(source: Source) -> str:
+    if source.text is not None:
+        return source.text[:MAX_PREFIX_TEXT_CHARS]
+    return " ".join(source.raw)  # a {word: count} table: its words once each
+
+
+def prefix_ui(source: Source, n: int, big: bool) -> None:
+    """Re-tokenize a text with only the first k merges; the token count for every k."""
+    if st.session_state.get("ms_prefix_for") != source.key:
+        st.session_state["ms_prefix_for"] = source.key
+        st.session_state["ms_prefix_text"] = _default_prefix_text(source)
+    text = st.text_area("Text to re-tokenize", key="ms_prefix_text", height=100,
+                        help=f"Up to {MAX_PREFIX_TEXT_CHARS:,} characters.")
+    if not text.strip():
+        st.info("Type or paste a text to see its tokens with only the first k merges.",
+                icon="✍️")
+        return
+    if len(text) > MAX_PREFIX_TEXT_CHARS:
+        st.error(f"This text has {len(text):,} characters; the merge-k view takes up to "
+                 f"{MAX_PREFIX_TEXT_CHARS:,}. Shorten it (your text is kept).", icon="⚠️")
+        return
+    if n == 0:
+        st.info("Training learned no merge, so every k gives the same tokens.", icon="ℹ️")
+        return
+    if "ms_prefix_k" not in st.session_state or st.session_state["ms_prefix_k"] > n:
+        st.session_state["ms_prefix_k"] = n
+    k = st.slider("Use only the first k merges", 0, n, key="ms_prefix_k")
+    try:
+        counts = data.prefix_counts(*source.cache_key, text, source.raw)
+        model = data.model_at(*source.cache_key, k, source.raw)
+        tokens = model.encode(text, disallowed_special=())
+    except ValueError as error:
+        st.error(f"This model cannot encode that text: {literal(str(error))}", icon="⚠️")
+        return
+    left, right = st.columns([3, 2])
+    with left:
+        st.metric(f"Tokens with the first {k} merges", f"{len(tokens):,}",
+                  delta=f"{len(tokens) - counts[0]:,} vs no merges", delta_color="inverse")
+        st.html(render_tokens(text, tokens, RenderOptions(visible_whitespace=source.level != "word",
+                                                          big=big, contrast=big)))
+    with right:
+        st.plotly_chart(prefix_figure(prefix_frame(counts), k, big), key="ms_prefix_chart")

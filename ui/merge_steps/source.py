@@ -1,0 +1,239 @@
+"""The Merge steps page's corpus: a classroom preset, a built-in sample, or the user's own text.
+
+`source_ui()` draws the pickers (corpus, level, merges, tie-break, the text box and upload) and
+returns a `Source`: plain values to key the caches on, the raw corpus (text or count table),
+or the reason it cannot be trained (empty text, over a bound). Nothing the user typed is ever
+replaced by an error: a bad upload (too big, not UTF-8) leaves the box as it was.
+
+The corpus, level, merges and tie-break are bound to the URL (`bind="query-params"`), so a
+link reopens the same lesson; the page adds the step.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Literal, Mapping
+
+import streamlit as st
+
+from tokenizer_core import Corpus, corpus_from_counts, corpus_from_text
+from tokenizer_core.levels import LEVELS, Level
+from tokenizer_core.samples import Preset, load_preset, presets, sample_text
+from ui.common.uploads import decode_text, text_upload_ui
+from ui.merge_steps.limits import (
+    MAX_CORPUS_CHARS,
+    MAX_DISTINCT_ENTRIES,
+    MAX_MERGES,
+    MAX_UPLOAD_BYTES,
+)
+
+OWN = "own"
+SAMPLES: dict[str, str] = {
+    "english": "English prose",
+    "chinese": "Chinese prose",
+    "code": "Python code",
+    "emoji": "Emoji chat",
+}
+SAMPLE_MERGES = 60
+TIE_LABELS: dict[str, str] = {"first": "first met", "lexical": "lexical"}
+# A word each lesson's model can encode, for the encode replay (every character is in its alphabet).
+REPLAY_WORDS: dict[str, str] = {
+    "low_newest": "lowest",
+    "hug_pug": "bug",
+    "ten_sentences": "the cat is happy",
+    "low_lower": "lowest",
+    "the_table": "their",
+}
+# The WordPiece encoding tab's starting vocabulary and words (a classroom example).
+CLASSROOM_VOCAB = "\n".join([
+    "[UNK]", "un", "re", "play", "believ", "##believ", "##play", "##able", "##ably", "##ing",
+    "##ed", "##er", "##s", "##ful", "##do",
+])
+CLASSROOM_TEXT = "unbelievable replaying believable playful undo xylophone"
+TieBreak = Literal["first", "lexical"]
+
+
+@dataclass(frozen=True)
+class Source:
+    key: str  # plain value naming the corpus: "preset:low_newest", "sample:english", "own:<sha>"
+    title: str
+    level: Level
+    merges: int
+    tie_break: TieBreak
+    raw: str | Mapping[str, int]  # the corpus as text, or a {word: count} table
+    error: str | None = None
+    description: str = ""
+    empty: bool = False  # no text yet: the error is an invitation, not a fault
+
+    @property
+    def text(self) -> str | None:
+        return self.raw if isinstance(self.raw, str) else None
+
+    @property
+    def cache_key(self) -> tuple[str, str, int, str]:
+        return (self.key, self.level, self.merges, self.tie_break)
+
+
+@st.cache_resource(show_spinner=False)
+def lessons() -> dict[str, Preset]:
+    """data/presets.json by id, read once per server (format_func asks for it per option)."""
+    return {p.id: p for p in presets()}
+
+
+def choices() -> list[str]:
+    return [f"preset:{i}" for i in lessons()] + [f"sample:{s}" for s in SAMPLES] + [OWN]
+
+
+def choice_label(choice: str) -> str:
+    kind, _, name = choice.partition(":")
+    if kind == "preset":
+        return "Lesson · " + lessons()[name].title
+    if kind == "sample":
+        return "Sample · " + SAMPLES[name]
+    return "Your own text or upload"
+
+
+def default_replay_text(choice: str, text: str | None) -> str:
+    kind, _, name = choice.partition(":")
+    if kind == "preset":
+        return REPLAY_WORDS.get(name, "")
+    words = (text or "").split()
+    return " ".join(words[:3])
+
+
+def init_state() -> None:
+    """All of the page's session state, set once per session (a link's values win: the corpus
+    pickers are bound to the URL, and the step is restored from it here, once)."""
+    defaults = {
+        "ms_source": "preset:low_newest", "ms_level": "word", "ms_merges": 10, "ms_tie": "first",
+        "ms_text": "", "ms_step": 0, "ms_replay_model": "model", "ms_wp_score": "ratio",
+        "ms_wp_which": "classroom", "ms_wp_vocab": CLASSROOM_VOCAB, "ms_wp_text": CLASSROOM_TEXT,
+    }
+    for key, value in defaults.items():
+        st.session_state.setdefault(key, value)
+    if not st.session_state.get("ms_restored"):
+        st.session_state["ms_restored"] = True
+        value = st.query_params.get("ms_step", "")
+        if value.isdigit():
+            st.session_state["ms_step"] = int(value)
+
+
+def _on_source_change() -> None:
+    """A new corpus: its suggested level and merges, and back to step 0."""
+    choice = st.session_state.get("ms_source") or "preset:low_newest"
+    kind, _, name = choice.partition(":")
+    if kind == "preset":
+        preset = lessons()[name]
+        st.session_state["ms_level"] = preset.level
+        st.session_state["ms_merges"] = preset.merges
+    elif kind == "sample":
+        st.session_state["ms_level"] = "byte"
+        st.session_state["ms_merges"] = SAMPLE_MERGES
+    st.session_state["ms_step"] = 0
+
+
+def decode_upload(data: bytes, filename: str) -> str:
+    """The upload's text, or ValueError saying why not (the box keeps its text)."""
+    return decode_text(data, filename, max_bytes=MAX_UPLOAD_BYTES, max_chars=MAX_CORPUS_CHARS,
+                       kept="your text in the box is unchanged", takes="this page trains on")
+
+
+def _use_upload(text: str, filename: str) -> None:
+    """A good upload becomes the corpus: into the box, "your own text" chosen, back to step 0."""
+    st.session_state["ms_text"] = text
+    st.session_state["ms_source"] = OWN
+    st.session_state["ms_step"] = 0
+
+
+def check_merges(merges: object) -> str | None:
+    if not isinstance(merges, int) or merges < 1:
+        return "Ask for at least 1 merge."
+    if merges > MAX_MERGES:
+        return (
+            f"{merges:,} merges is over this page's bound of {MAX_MERGES:,}: every step is kept "
+            f"for the class to replay. Ask for {MAX_MERGES:,} or fewer (the command line "
+            "`python -m tokenizer_core train` goes further)."
+        )
+    return None
+
+
+def build_corpus(raw: str | Mapping[str, int], level: Level) -> Corpus:
+    """The corpus at a level; ValueError saying why when it cannot be trained."""
+    if isinstance(raw, Mapping):
+        corpus = corpus_from_counts(raw, level)
+    else:
+        corpus = corpus_from_text(raw, level)
+    if len(corpus) > MAX_DISTINCT_ENTRIES:
+        raise ValueError(
+            f"this corpus has {len(corpus):,} distinct entries at the {level} level; the bound "
+            f"is {MAX_DISTINCT_ENTRIES:,}. Use a shorter text."
+        )
+    if not corpus.sequences:
+        raise ValueError("the corpus has no words in it: type some text.")
+    return corpus
+
+
+def _own_text_ui() -> str:
+    text = st.text_area(
+        "Your corpus", key="ms_text", height=140,
+        placeholder="Paste a few sentences, or upload a .txt file below.",
+        help=f"Up to {MAX_CORPUS_CHARS:,} characters are trained on.",
+    )
+    text_upload_ui("ms", decode_upload, _use_upload)
+    return text
+
+
+def source_ui() -> Source:
+    """Pickers for corpus, level, merges and tie-break; returns what to train."""
+    all_choices = choices()
+    if st.session_state.get("ms_source") not in all_choices:
+        st.session_state["ms_source"] = all_choices[0]
+    left, level_col, merges_col, tie_col = st.columns([3, 2.6, 1.4, 2.1])
+    choice = left.selectbox(
+        "Corpus", all_choices, key="ms_source", format_func=choice_label,
+        on_change=_on_source_change, bind="query-params",
+    )
+    level = level_col.segmented_control(
+        "Level", LEVELS, key="ms_level", required=True,
+        bind="query-params",
+        help="word: each word ends with </w> and merges stay inside words. sentence: each line "
+        "is one sequence and spaces are characters, so merges may cross words. byte: the UTF-8 "
+        "bytes of the chunks GPT-2's regex cuts (256 base tokens, never unknown).",
+    )
+    merges = merges_col.number_input(
+        "Merges", min_value=1, step=1, key="ms_merges", bind="query-params",
+        help=f"Up to {MAX_MERGES:,}.",
+    )
+    tie_break = tie_col.segmented_control(
+        "Tie-break", ("first", "lexical"), key="ms_tie", format_func=TIE_LABELS.get,
+        required=True, bind="query-params",
+        help="When pairs share the top count: first met = the one met first reading the corpus "
+        "top to bottom, left to right (what the textbook loop does); lexical = the "
+        "alphabetically smallest.",
+    )
+    kind, _, name = choice.partition(":")
+    raw: str | dict[str, int]
+    description = ""
+    if kind == "preset":
+        preset = lessons()[name]
+        raw, title, description = load_preset(name), preset.title, preset.description
+    elif kind == "sample":
+        raw, title = sample_text(name), SAMPLES[name]
+    else:
+        raw, title = _own_text_ui(), "your text"
+    key = choice
+    if kind == OWN:  # the text's hash names it: a plain value to key the caches on
+        digest = hashlib.sha256(str(raw).encode("utf-8")).hexdigest()
+        key = "own:" + digest[:20]
+    error = check_merges(merges)
+    empty = kind == OWN and not raw.strip()  # type: ignore[union-attr]
+    if empty:
+        error = "Type or paste a corpus above (or upload a .txt file) to watch BPE learn from it."
+    elif kind == OWN and len(raw) > MAX_CORPUS_CHARS:
+        error = (
+            f"Your text has {len(raw):,} characters; this page trains on up to "
+            f"{MAX_CORPUS_CHARS:,} so that every step stays instant. Shorten it: your text is kept."
+        )
+    return Source(key, title, level, int(merges), tie_break,  # type: ignore[arg-type]
+                  raw, error, description, empty)
