@@ -39,6 +39,8 @@ REPO = HERE.parents[1]
 SCREENSHOTS = REPO / "screenshots"
 APP_TITLE = "Tokenization Explorer"
 VIEWPORT = {"width": 1600, "height": 1000}
+# A classroom laptop or a small projector: what a newcomer sees first (page.set_viewport_size).
+LAPTOP = {"width": 1280, "height": 720}
 SERVER_START_TIMEOUT_S = 60.0
 WAIT_TIMEOUT_MS = 30_000
 REQUIRE_ENV = "TOKEX_REQUIRE_BROWSER"
