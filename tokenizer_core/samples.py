@@ -32,6 +32,13 @@ SAMPLE_BOUNDS: dict[str, tuple[int, int]] = {  # name -> (min, max) UTF-8 bytes
     "emoji": (1_000, 4_000),
     "mixed_default": (50, 1_000),
 }
+# The long corpora: enough text for a byte-level BPE to learn 4,000+ merges on 90% of it and be
+# measured on the rest (the Compression page's curves). name -> (min, max) UTF-8 bytes.
+CORPUS_BOUNDS: dict[str, tuple[int, int]] = {
+    "chinese": (40_000, 256_000),
+    "code": (40_000, 256_000),
+    "emoji": (40_000, 256_000),
+}
 MAX_PRESET_MERGES = 1_000
 MAX_PRESET_WORDS = 10_000
 MAX_PARALLEL_CHARS = 1_000_000  # a whole parallel file, built-in or uploaded
@@ -191,6 +198,17 @@ def sample_text(name: str) -> str:
     text = _read(f"samples/{name}.txt", max_bytes=high)
     if len(text.encode("utf-8")) < low:
         raise ValueError(f"data/samples/{name}.txt is under its bound of {low:,} bytes")
+    return text
+
+
+def corpus_text(name: str) -> str:
+    """One of the long corpora in data/corpora (see CORPUS_BOUNDS), exactly as stored."""
+    if name not in CORPUS_BOUNDS:
+        raise ValueError(f"unknown corpus {name!r}; choose one of {', '.join(CORPUS_BOUNDS)}")
+    low, high = CORPUS_BOUNDS[name]
+    text = _read(f"corpora/{name}.txt", max_bytes=high)
+    if len(text.encode("utf-8")) < low:
+        raise ValueError(f"data/corpora/{name}.txt is under its bound of {low:,} bytes")
     return text
 
 

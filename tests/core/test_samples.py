@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from tokenizer_core import samples
+from tokenizer_core import corpus_from_text, samples, split_held_out, train_bpe
 from tokenizer_core.samples import (
+    CORPUS_BOUNDS,
     DATA_DIR,
     SAMPLE_BOUNDS,
     ParallelPair,
+    corpus_text,
     emoji_catalogue,
     english_reference_corpus,
     load_preset,
@@ -107,6 +109,60 @@ def test_mixed_default_mixes_everything():
     assert 5 <= len(text.strip().splitlines()) <= 8
     assert CJK.search(text) and re.search(r"[A-Za-z]", text) and "\u200d" in text
     assert "1.11" in text and re.search(r"\d{10,}", text)
+
+
+# --- long corpora ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", list(CORPUS_BOUNDS))
+def test_long_corpora_load_within_their_bounds(name):
+    text = corpus_text(name)
+    low, high = CORPUS_BOUNDS[name]
+    assert low <= len(text.encode("utf-8")) <= high
+    assert "\ufffd" not in text and text.endswith("\n")
+
+
+def test_long_corpora_are_what_they_say():
+    chinese = corpus_text("chinese")
+    assert not re.search(r"[A-Za-z]", chinese) and chinese.count("，") > 1_000
+    # the code corpus is Python modules joined under `# ==== path ====` headers; each compiles
+    parts = re.split(r"(?m)^# ==== (.+?) ====\n", corpus_text("code"))
+    modules = list(zip(parts[1::2], parts[2::2]))
+    assert not parts[0].strip() and len(modules) >= 10
+    for path, source in modules:
+        compile(source, path, "exec")
+    emoji = corpus_text("emoji")
+    assert "\u200d" in emoji and "\u20e3" in emoji and re.search("[\U0001F3FB-\U0001F3FF]", emoji)
+    # every code point is one this Python's unicodedata knows (no unassigned characters)
+    assert not [hex(ord(c)) for c in set(emoji) if unicodedata.category(c) == "Cn"]
+
+
+def test_long_corpora_are_not_padded_with_repeats():
+    # a paragraph, chat line or module written twice would make a fake curve: each is distinct
+    # (code repeats short lines such as imports by nature, so there the unit is the module)
+    units = {
+        "chinese": re.split(r"\n\s*\n", corpus_text("chinese")),
+        "emoji": [line for line in corpus_text("emoji").splitlines() if len(line) >= 40],
+        "code": re.split(r"(?m)^# ==== .+? ====\n", corpus_text("code"))[1:],
+    }
+    for name, parts in units.items():
+        parts = [p.strip() for p in parts if p.strip()]
+        assert len(parts) == len(set(parts)), name
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(CORPUS_BOUNDS))
+def test_long_corpora_train_past_4000_merges_on_their_training_part(name):
+    # what the corpora are for: a compression curve past 4,000 merges on held-out text, with the
+    # Compression page's default split (20% held out)
+    split = split_held_out(corpus_text(name), 0.2)
+    training = train_bpe(corpus_from_text(split.train, "byte"), 4_000)
+    assert len(training.merges) == 4_000, training.stop_reason
+
+
+def test_unknown_corpus_names_the_choices():
+    with pytest.raises(ValueError, match="unknown corpus 'french'.*chinese"):
+        corpus_text("french")
 
 
 def test_unknown_sample_names_the_choices():

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from tokenizer_core.samples import english_reference_corpus, sample_text
+from tokenizer_core.samples import corpus_text, english_reference_corpus
 from ui.common.safe_text import literal
 from ui.common.uploads import decode_text, text_upload_ui
 from ui.compression.limits import KEEP, MAX_CORPUS_BYTES, MIN_CORPUS_CHARS
@@ -21,11 +21,12 @@ UPLOAD = "upload"
 BUILT_IN: dict[str, tuple[str, str]] = {  # key -> (label, what it is)
     "english": ("English", "Python's own documentation (pydoc_data.topics): about 465 KB of "
                 "English prose with code examples, on every machine."),
-    "chinese": ("Chinese", "A built-in Chinese sample (data/samples/chinese.txt): everyday prose, "
-                "about 1,200 characters. Small: expect a short, noisy line."),
-    "code": ("Code", "A built-in Python program (data/samples/code.txt), about 3 KB."),
-    "emoji": ("Emoji chat", "A built-in group chat full of emoji (data/samples/emoji.txt), "
-              "about 2 KB."),
+    "chinese": ("Chinese", "Everyday Simplified Chinese prose written for this project "
+                "(data/corpora/chinese.txt): about 21,500 characters, 64 KB."),
+    "code": ("Code", "Python modules written for this project (data/corpora/code.txt): a to-do "
+             "list, a CSV report, a text adventure, ... about 100 KB."),
+    "emoji": ("Emoji chat", "Group chats full of emoji written for this project "
+              "(data/corpora/emoji.txt): skin tones, ZWJ families, flags, keycaps; about 63 KB."),
 }
 COLORS: dict[str, str] = {  # Okabe-Ito: distinct for colour-blind viewers and on a projector
     "english": "#0072B2", "chinese": "#D55E00", "code": "#009E73", "emoji": "#CC79A7",
@@ -45,7 +46,7 @@ class CorpusChoice:
 
 @st.cache_data(max_entries=8, show_spinner=False)
 def builtin_text(key: str) -> str:
-    return english_reference_corpus() if key == "english" else sample_text(key)
+    return english_reference_corpus() if key == "english" else corpus_text(key)
 
 
 def digest_of(text: str) -> str:
