@@ -3,7 +3,7 @@
 Pure Python: no Streamlit, plotly or pandas, and nothing printed.
 """
 
-from .interface import Tokenizer
+from .interface import DisallowedSpecialToken, Tokenizer
 from .lessons.bpe_vs_wordpiece import race, rank_pairs, side_by_side
 from .levels import Level
 from .measure.byte_ruler import render_ruler, ruler_rows
@@ -37,7 +37,7 @@ __all__ = [
     "compression_curve", "grow_curve", "model_with_first", "premium", "render_ruler",
     "ruler_rows", "split_held_out", "string_cost", "token_counts_by_merges",
     "training_token_counts",
-    "BPETraining", "ByteLevelBPE", "CL100K_PATTERN", "Candidate", "CharLevelBPE", "Corpus",
+    "BPETraining", "ByteLevelBPE", "CL100K_PATTERN", "Candidate", "CharLevelBPE", "Corpus", "DisallowedSpecialToken",
     "EncodeStep", "GPT2_PATTERN", "HFTokenizer", "Level", "MergeStep", "NAMES", "O200K_PATTERN",
     "PATTERNS", "RenderOptions", "TiktokenTokenizer", "Token", "Tokenizer", "WORD_END",
     "WordPieceTokenizer", "WordPieceTraining", "bpe_from_json", "bpe_model", "core_tokenizer",

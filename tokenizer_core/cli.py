@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from . import bounds
-from .interface import Tokenizer
+from .interface import DisallowedSpecialToken, Tokenizer
 from .levels import LEVELS
 from .modelfile import bpe_from_json, training_to_json
 from .pretokenize import PATTERNS
@@ -121,7 +121,14 @@ def encode(args: argparse.Namespace) -> dict[str, Any]:
         tokenizer = load_tokenizer(args.tokenizer)
     text = read_text(args.text, "text", bounds.MAX_ENCODE_CHARS * 4)
     special = {"refuse": {}, "allow": {"allowed_special": "all"}, "plain": {"disallowed_special": ()}}
-    tokens = tokenizer.encode(text, **special[args.special])
+    try:
+        tokens = tokenizer.encode(text, **special[args.special])
+    except DisallowedSpecialToken as error:  # its own remedy names Python arguments, not flags
+        raise UsageError(
+            f"the text holds the special token {error.token!r} at character {error.position}; "
+            "pass --special allow to encode it as a special token, or --special plain to read "
+            "it as ordinary text"
+        ) from None
     return {
         "tokenizer": args.tokenizer,
         "tokens": [

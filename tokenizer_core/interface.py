@@ -58,6 +58,23 @@ class Tokenizer(Protocol):
         ...
 
 
+class DisallowedSpecialToken(ValueError):
+    """Text holds a special-token string its caller did not allow; says how to allow it.
+
+    The message names the Python arguments (tiktoken's wording); a front end that has its own
+    switches (the command line's --special) words its own remedy from `token` and `position`.
+    """
+
+    def __init__(self, token: str, position: int) -> None:
+        self.token, self.position = token, position
+        super().__init__(
+            f"Encountered text corresponding to disallowed special token {token!r} at "
+            f"character {position}. If you want it encoded as a special token, pass it "
+            f"in allowed_special (e.g. allowed_special={{{token!r}}}, or 'all'). If you want it "
+            "encoded as ordinary text, pass disallowed_special=() to read it as plain text."
+        )
+
+
 def resolve_special(
     text: str,
     special_tokens: Collection[str],
@@ -79,12 +96,7 @@ def resolve_special(
     disallowed = specials - allowed if disallowed_special == "all" else frozenset(disallowed_special)
     for token in sorted(disallowed, key=text.find):
         if token in text:
-            raise ValueError(
-                f"Encountered text corresponding to disallowed special token {token!r} at "
-                f"character {text.find(token)}. If you want it encoded as a special token, pass it "
-                f"in allowed_special (e.g. allowed_special={{{token!r}}}, or 'all'). If you want it "
-                "encoded as ordinary text, pass disallowed_special=() to read it as plain text."
-            )
+            raise DisallowedSpecialToken(token, text.find(token))
     return allowed
 
 

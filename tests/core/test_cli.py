@@ -90,7 +90,13 @@ def test_word_level_text_is_the_models_own_string(tmp_path):
 
 def test_special_tokens_refused_by_default_allowed_on_request():
     result = run("encode", "--tokenizer", "gpt2", stdin=b"hello<|endoftext|>world")
-    assert result.returncode != 0 and b"allowed_special" in result.stderr
+    # the remedy is the command line's own flag, not the Python API's arguments
+    assert result.returncode == 1 and result.stderr.decode().splitlines() == [
+        "error: the text holds the special token '<|endoftext|>' at character 5; pass "
+        "--special allow to encode it as a special token, or --special plain to read it as "
+        "ordinary text"
+    ]
+    assert b"allowed_special" not in result.stderr and b"disallowed_special" not in result.stderr
     encoded = ok_json("encode", "--tokenizer", "gpt2", "--special", "allow", stdin=b"hello<|endoftext|>world")
     assert [t["id"] for t in encoded["tokens"]] == [31373, 50256, 6894]
 
