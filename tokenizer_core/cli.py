@@ -120,6 +120,11 @@ def encode(args: argparse.Namespace) -> dict[str, Any]:
             raise UsageError("--model goes with --tokenizer model")
         tokenizer = load_tokenizer(args.tokenizer)
     text = read_text(args.text, "text", bounds.MAX_ENCODE_CHARS * 4)
+    if len(text) > bounds.MAX_ENCODE_CHARS:  # the byte ceiling alone lets 4x as much ASCII in
+        raise UsageError(
+            f"text has {len(text):,} characters; the bound is {bounds.MAX_ENCODE_CHARS:,} "
+            "(split it and encode the parts)"
+        )
     special = {"refuse": {}, "allow": {"allowed_special": "all"}, "plain": {"disallowed_special": ()}}
     try:
         tokens = tokenizer.encode(text, **special[args.special])
