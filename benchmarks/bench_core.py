@@ -10,7 +10,7 @@ Training: byte level, GPT-2's regex, 1,000 and 4,000 merges, on Python's own doc
   HF            tokenizers' BpeTrainer end to end, ByteLevel pre-tokenizer (GPT-2 regex),
                 vocab 256 + N; compared with our pre-tokenize + train
 Encoding: our byte-level encoder over GPT-2's ranks (core:gpt2) vs tiktoken's gpt2, same ranks;
-ids are checked identical. "cold" clears our per-chunk cache before each run.
+ids are checked identical. "cold" clears our per-chunk (and per-segment) cache before each run.
 
 Times are medians of --repeats runs (wall clock, time.perf_counter). Ratios compare numbers from
 this run only. HF tokenizers may use both cores; ours uses one.
@@ -77,7 +77,7 @@ def encoding_rows(name: str, text: str, repeats: int) -> list[str]:
     assert mine.encode_ordinary_ids(text) == reference.encode_ordinary(text), "ids differ"
 
     def cold() -> None:
-        mine._cache.clear()
+        mine.clear_cache()
         mine.encode_ordinary_ids(text)
 
     t_tik = median_seconds(lambda: reference.encode_ordinary(text), repeats)

@@ -17,7 +17,7 @@ Leaves out: training (trainers/bpe.py) and loading rank files (reference/rankfil
 
 from __future__ import annotations
 
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from ..interface import AllowedSpecial, DisallowedSpecial, resolve_special, split_on_special
 from ..levels import BYTE_SYMBOLS, byte_parts
@@ -27,6 +27,50 @@ from ..trace import EncodeStep
 from .merge import byte_pair_boundaries, learned_rank_of, merge_spans, merge_traced
 
 CACHE_LIMIT = 200_000  # chunks remembered before the cache starts over (bounds memory)
+_MIN_SPLIT_BYTES = 4  # shorter chunks are merged whole: one character, or a few ASCII bytes
+
+
+def joinable_pairs(tokens: Iterable[bytes]) -> bytearray:
+    """flags[a << 8 | b] is 1 when some token holds byte a right before byte b.
+
+    Only between such bytes can a join ever happen: any join across a boundary makes a token
+    that holds the two bytes on either side of it.
+    """
+    flags = bytearray(65_536)
+    for token in tokens:
+        for a, b in zip(token, token[1:]):
+            flags[a << 8 | b] = 1
+    return flags
+
+
+def _edges(ch: str) -> tuple[int, int]:
+    """The first and last UTF-8 byte of one character."""
+    data = ch.encode("utf-8")
+    return data[0], data[-1]
+
+
+def segments(chunk: str, flags: bytearray, edges: dict[str, tuple[int, int]]) -> list[str]:
+    """The chunk cut between characters where no join can cross (see joinable_pairs).
+
+    subtle: BPE on a sequence with such a boundary is BPE on each side alone: the lowest-rank
+    rule picks joins inside each side by that side's pairs only, so the interleaving changes
+    but neither side's result does. Chinese text cuts into single characters this way, which a
+    cache then answers, instead of a merge loop over every new sentence. Cuts inside a
+    character are left to the merge (a character is at most 4 bytes). `edges` remembers each
+    character's first and last byte.
+    """
+    pieces: list[str] = []
+    start = 0
+    last = edges.get(chunk[0]) or edges.setdefault(chunk[0], _edges(chunk[0]))
+    for i in range(1, len(chunk)):
+        ch = chunk[i]
+        edge = edges.get(ch) or edges.setdefault(ch, _edges(ch))
+        if not flags[last[1] << 8 | edge[0]]:
+            pieces.append(chunk[start:i])
+            start = i
+        last = edge
+    pieces.append(chunk[start:])
+    return pieces
 
 
 class ByteLevelBPE:
@@ -62,6 +106,9 @@ class ByteLevelBPE:
         self._vocab_size = max(self.decoder) + 1
         self._regex = compile_pattern(pat_str)
         self._cache: dict[str, tuple[int, ...]] = {}
+        self._segment_cache: dict[str, tuple[int, ...]] = {}
+        self._edges: dict[str, tuple[int, int]] = {}
+        self._joinable: bytearray | None = None  # built on the first chunk the cache misses
 
     @classmethod
     def from_ranks(
@@ -106,15 +153,50 @@ class ByteLevelBPE:
 
     def encode_chunk(self, chunk: bytes) -> list[int]:
         """Ids of one pre-tokenized chunk's bytes (no cache)."""
+        if self._whole_chunk_shortcut:
+            whole = self.encoder.get(chunk)
+            if whole is not None:  # tiktoken's rule: a chunk that is a token is taken whole
+                return [whole]
+        return self._merge(chunk)
+
+    def _encode_new_chunk(self, chunk: str) -> tuple[int, ...]:
+        """encode_chunk for a chunk the cache has not seen: cut where no join can cross, and
+        answer each segment from the segment cache (same ids, far fewer merge loops)."""
+        data = chunk.encode("utf-8")
+        if len(chunk) < 2 or len(data) < _MIN_SPLIT_BYTES:
+            return tuple(self.encode_chunk(data))
+        if self._whole_chunk_shortcut and data in self.encoder:
+            return (self.encoder[data],)
+        if self._joinable is None:
+            self._joinable = joinable_pairs(self.encoder)
+        parts = segments(chunk, self._joinable, self._edges)
+        if len(parts) == 1:
+            return tuple(self._merge(data))
+        ids: list[int] = []
+        cache = self._segment_cache
+        for part in parts:
+            cached = cache.get(part)
+            if cached is None:
+                if len(cache) >= CACHE_LIMIT:
+                    cache.clear()
+                cached = cache[part] = tuple(self._merge(part.encode("utf-8")))
+            ids.extend(cached)
+        return tuple(ids)
+
+    def clear_cache(self) -> None:
+        """Forget every chunk and segment seen (for measuring cold encoding; memory is bounded
+        by CACHE_LIMIT anyway)."""
+        self._cache.clear()
+        self._segment_cache.clear()
+
+    def _merge(self, data: bytes) -> list[int]:
+        """The joining rule on `data` alone (no whole-token shortcut: BPE proper)."""
         encoder = self.encoder
         if self._whole_chunk_shortcut:
-            whole = encoder.get(chunk)
-            if whole is not None:
-                return [whole]
-            bounds = byte_pair_boundaries(chunk, encoder)  # the tiktoken rule's fast path
+            bounds = byte_pair_boundaries(data, encoder)  # the tiktoken rule's fast path
             if bounds is not None:
-                return [encoder[chunk[a:b]] for a, b in zip(bounds, bounds[1:])]
-        return [encoder[chunk[a:b]] for a, b in merge_spans(byte_parts(chunk), self._rank_of)]
+                return [encoder[data[a:b]] for a, b in zip(bounds, bounds[1:])]
+        return [encoder[data[a:b]] for a, b in merge_spans(byte_parts(data), self._rank_of)]
 
     def encode_ordinary_ids(self, text: str) -> list[int]:
         """Ids for text, reading any special-token string as plain text."""
@@ -125,7 +207,7 @@ class ByteLevelBPE:
             if cached is None:
                 if len(cache) >= CACHE_LIMIT:
                     cache.clear()
-                cached = cache[chunk] = tuple(self.encode_chunk(chunk.encode("utf-8")))
+                cached = cache[chunk] = self._encode_new_chunk(chunk)
             ids.extend(cached)
         return ids
 

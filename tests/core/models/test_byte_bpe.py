@@ -8,8 +8,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tests.shared import core, tiktoken_encoding
+from tokenizer_core.models.byte_bpe import joinable_pairs, segments
 from tokenizer_core.registry import ENCODINGS
-from tokenizer_core.samples import emoji_catalogue, parallel_pairs, sample_text
+from tokenizer_core.samples import corpus_text, emoji_catalogue, parallel_pairs, sample_text
 
 
 @pytest.fixture(scope="module", params=ENCODINGS)
@@ -41,6 +42,30 @@ def test_ids_equal_tiktoken_on_the_built_in_samples(pair):
     texts += [e.emoji for e in emoji_catalogue()]
     for text in texts:
         assert ours.encode_ordinary_ids(text) == reference.encode_ordinary(text)
+
+
+def test_ids_equal_tiktoken_on_the_long_corpora_from_a_cold_cache(pair):
+    # Chinese, code and emoji at length: most chunks are new, so the cut-where-no-join-crosses
+    # path (byte_bpe.segments) does the work, and its segment cache too
+    ours, reference = pair
+    for name in ("chinese", "code", "emoji"):
+        ours.clear_cache()
+        text = corpus_text(name)
+        assert ours.encode_ordinary_ids(text) == reference.encode_ordinary(text), name
+
+
+def test_segments_cut_only_where_no_token_joins():
+    # GPT-2 holds tokens for 你 (E4 BD A0) split in two, but none joining a character's last
+    # byte to the next one's first: every boundary between these characters is a cut
+    ours = core("gpt2")
+    flags = joinable_pairs(ours.encoder)
+    assert segments("你好世界", flags, {}) == ["你", "好", "世", "界"]
+    # " the" is one token, so every pair inside it is joinable: no cut
+    assert segments(" the", flags, {}) == [" the"]
+    # and a pair is joinable exactly when some token holds it
+    assert flags[ord("t") << 8 | ord("h")] == 1
+    assert all(flags[a << 8 | b] for token in list(ours.encoder)[:2000]
+               for a, b in zip(token, token[1:]))
 
 
 def test_long_runs_take_the_long_path_and_still_agree(pair):
