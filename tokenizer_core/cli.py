@@ -3,6 +3,7 @@
     python -m tokenizer_core train --algorithm bpe|wordpiece --level word|sentence|byte
            --merges N [--tie-break first|lexical] [--counts] [--output MODEL.json] CORPUS|-
     python -m tokenizer_core encode --tokenizer NAME [--model MODEL.json] [TEXTFILE|-]
+    python -m tokenizer_core warm [--prune]
 
 This is the contract outside checks use (see DESIGN.md); everything it prints is JSON.
 """
@@ -12,15 +13,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any, Sequence
 
-from . import bounds
+from . import bounds, store
 from .interface import DisallowedSpecialToken, Tokenizer
 from .levels import LEVELS
 from .modelfile import bpe_from_json, training_to_json
 from .pretokenize import PATTERNS
-from .registry import NAMES, load_tokenizer
+from .registry import NAMES, TRAINED, load_tokenizer, trained_tokenizer
 from .trainers.bpe import TIE_BREAKS, check_num_merges, train_bpe
 from .trainers.corpus import Corpus, corpus_from_counts, corpus_from_text
 
@@ -143,6 +145,20 @@ def encode(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def warm(args: argparse.Namespace) -> dict[str, Any]:
+    """Train the app's own tokenizers into the on-disk store (store.py) ahead of a lesson."""
+    folder = store.store_dir()
+    if folder is None:
+        raise UsageError(f"the store is off ({store.CACHE_ENV}={store.OFF}); nothing to warm")
+    removed = store.prune() if args.prune else 0
+    built = []
+    for name in TRAINED:
+        started = time.perf_counter()
+        trained_tokenizer(name)
+        built.append({"name": name, "seconds": round(time.perf_counter() - started, 3)})
+    return {"store": str(folder), "tokenizers": built, "pruned": removed}
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="python -m tokenizer_core", description=__doc__.split("\n")[0])
     commands = top.add_subparsers(dest="command", required=True)
@@ -172,13 +188,18 @@ def parser() -> argparse.ArgumentParser:
         "allow them as special tokens, or read them as plain text",
     )
     e.add_argument("text", nargs="?", default="-", help="text file, or - for standard input")
+
+    w = commands.add_parser(
+        "warm", help=f"train the app's own tokenizers into the on-disk store (${store.CACHE_ENV})"
+    )
+    w.add_argument("--prune", action="store_true", help="first delete entries of older versions")
     return top
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
-        result = train(args) if args.command == "train" else encode(args)
+        result = {"train": train, "encode": encode, "warm": warm}[args.command](args)
     except (UsageError, ValueError, OSError) as error:
         sys.stderr.write(f"error: {error}\n")
         return 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -172,3 +173,28 @@ def test_encode_bounds_characters_not_only_bytes(monkeypatch, tmp_path, capsys):
     )
     text.write_text("a" * 10, encoding="utf-8")
     assert cli.main(["encode", "--tokenizer", "gpt2", str(text)]) == 0
+
+
+@pytest.mark.slow
+def test_warm_trains_the_apps_tokenizers_into_the_store_once(tmp_path):
+    folder = tmp_path / "store"
+    env = {**os.environ, "TOKEX_CACHE_DIR": str(folder)}
+    first = json.loads(subprocess.run([sys.executable, "-m", "tokenizer_core", "warm"], cwd=ROOT,
+                                      env=env, capture_output=True, check=True).stdout)
+    assert first["store"] == str(folder)
+    assert [t["name"] for t in first["tokenizers"]] == ["ours:bpe", "ours:wordpiece", "lg:bpe-en-zh"]
+    entries = sorted(folder.glob("*.json"))
+    assert len(entries) == 3
+    stamps = [p.stat().st_mtime_ns for p in entries]
+    again = subprocess.run([sys.executable, "-m", "tokenizer_core", "warm"], cwd=ROOT, env=env,
+                           capture_output=True, check=True)
+    assert json.loads(again.stdout)["pruned"] == 0
+    assert [p.stat().st_mtime_ns for p in sorted(folder.glob("*.json"))] == stamps  # loaded only
+
+
+def test_warm_with_the_store_off_says_so():
+    env = {**os.environ, "TOKEX_CACHE_DIR": "off"}
+    result = subprocess.run([sys.executable, "-m", "tokenizer_core", "warm"], cwd=ROOT, env=env,
+                            capture_output=True, text=True)
+    assert result.returncode == 1
+    assert result.stderr == "error: the store is off (TOKEX_CACHE_DIR=off); nothing to warm\n"
