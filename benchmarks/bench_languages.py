@@ -26,10 +26,9 @@ from tokenizer_core import bpe_model, corpus_from_text, train_bpe
 from tokenizer_core.measure.byte_ruler import render_ruler
 from tokenizer_core.measure.language_costs import premium, utf8_bytes
 from tokenizer_core.measure.vocab_growth import grow_curve
-from tokenizer_core.registry import load_tokenizer
+from tokenizer_core.registry import BILINGUAL_MERGES, OUR_MERGES, load_tokenizer
 from tokenizer_core.samples import english_reference_corpus, parallel_pairs, sample_text
-from ui.common.catalog import OUR_MERGES
-from ui.languages.data import BILINGUAL_MERGES, SHORT, TRAINED_ON
+from ui.languages.data import SHORT, TRAINED_ON
 from ui.languages.limits import MAX_RULER_CHARS
 
 

@@ -46,16 +46,18 @@ st.caption(
     "size, measured on held-out text the training never saw."
 )
 corpora = corpora_ui()
-left, middle, right = st.columns([3, 3, 4])
+# Pills like the corpora above: they wrap at any width, where a multiselect's chips scroll away.
+families = st.pills("Hugging Face lines, trained on the same split", HF_FAMILIES,
+                    selection_mode="multi", key="cp_hf", persist_state=KEEP,
+                    format_func=FAMILY_NAMES.get)
+# Three sliders share a row: each needs a third of a laptop's width, and no more.
+left, middle, right = st.columns(3)
 vocab = left.select_slider("Train up to (vocab size)", VOCAB_CHOICES, key="cp_vocab",
                            persist_state=KEEP, format_func=lambda v: f"{v:,}")
 held_out_pct = middle.slider(
     "Held-out part", HELD_OUT_PCT_MIN, HELD_OUT_PCT_MAX, step=HELD_OUT_PCT_STEP, format="%d%%",
     key="cp_held_out", persist_state=KEEP,
     help="Train on the first part of each corpus, measure on the rest.")
-families = right.multiselect("Hugging Face lines, trained on the same split", HF_FAMILIES,
-                             key="cp_hf", persist_state=KEEP,
-                             format_func=FAMILY_NAMES.get)
 if not corpora:
     st.info("Pick at least one corpus above, or upload your own text.", icon="👆")
     st.stop()
@@ -63,13 +65,14 @@ if not corpora:
 sizes = tuple(s for s in HF_SIZES if s <= vocab)
 if st.session_state["cp_compare"] not in sizes:
     st.session_state["cp_compare"] = max(s for s in sizes if s <= 1_000)
-big = presentation_mode()  # large type: the measure gets a row of its own
-left, middle, right = [st.container(), *st.columns([3, 2])] if big else st.columns([5, 3, 2])
+compare = right.select_slider("Compare at vocab size", sizes, key="cp_compare",
+                              persist_state=KEEP, format_func=lambda v: f"{v:,}",
+                              help="Marked on the chart; the quality table below uses it.")
+big = presentation_mode()  # large type: the measure's three buttons need the whole row
+left, right = (st.container(), st.container()) if big else st.columns([3, 1],
+                                                                     vertical_alignment="bottom")
 metric = left.segmented_control("Measure", list(METRICS), key="cp_metric", persist_state=KEEP,
                                 format_func=METRICS.get) or "chars_per_token"
-compare = middle.select_slider("Compare at vocab size", sizes, key="cp_compare",
-                               persist_state=KEEP, format_func=lambda v: f"{v:,}",
-                               help="Marked on the chart; the quality table below uses it.")
 show_train = right.toggle("Training part too", key="cp_train", persist_state=KEEP,
                           help="Our line measured on the text it was trained on, dotted: the gap "
                           "between dotted and solid is over-fitting.")
@@ -98,8 +101,13 @@ chart = st.empty()
 hf_keys = [(c.digest, held_out_pct, f, sizes) for c, _, _ in usable for f in families]
 if not compute.seen_in_session(hf_keys):  # HF lines are new: show ours first, add them after
     draw_chart(chart, rows, metric, compare, big, key="cp_chart_early")
+refused = []  # HF's trainers slow down badly on a long word: such a corpus gets no HF lines
 with st.container():
     for corpus, parts, curve in usable:
+        refusal = compute.hf_refused(corpus.digest, held_out_pct, corpus.text) if families else None
+        if refusal:
+            refused.append(f"No Hugging Face lines for {literal(corpus.label)}: {refusal}.")
+            continue
         for family in families:
             points = compute.hf_family(corpus.digest, held_out_pct, family, sizes, corpus.label,
                                        corpus.text)
@@ -107,7 +115,7 @@ with st.container():
             rows += hf_rows(corpus.label, corpus.key, family, points, curve.space_separated)
 compute.remember_in_session(hf_keys)
 frame = draw_chart(chart, rows, metric, compare, big, key="cp_chart")
-notes = stop_notes(usable, metric) + unk_notes(frame)
+notes = stop_notes(usable, metric) + unk_notes(frame) + refused
 if notes:
     st.caption("\n".join(f"- {note}" for note in notes))
 
@@ -119,7 +127,7 @@ options = RenderOptions(visible_whitespace=st.toggle("Visible whitespace (·)", 
                                                     persist_state=KEEP),
                         big=big, contrast=big)
 classroom, byte_level = st.tabs(["Classroom: after 5 · 15 · 30 merges",
-                                 "Byte level: 500 → 4,000 vocab, then GPT-2 → GPT-4o"])
+                                 "Byte level: 500 → 4,000 vocab, GPT-2 → GPT-4o"])
 with classroom:
     st.caption("The ten sentences about cats and dogs, trained once up to 30 merges; each row is "
                "the tokenizer made of the first k merges.")

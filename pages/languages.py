@@ -3,6 +3,8 @@
 import streamlit as st
 
 from tokenizer_core.measure.byte_ruler import RULER_CSS
+from ui.common.page_state import KEEP, first_visit, kept_tabs
+from ui.common.query_params import show_link_notes
 from ui.common.shell import ensure_routed
 from ui.languages import data as data
 from ui.languages.emoji import emoji_section
@@ -14,6 +16,8 @@ from ui.languages.ruler import ruler_section
 TABS = ["Byte ruler", "English vs Chinese", "Emoji", "Grow a vocabulary"]
 
 ensure_routed()
+link = first_visit("languages")  # once per session; afterwards the session's own tab wins
+first_tab = link.read_choice("lg_tab", {t: t for t in TABS}, TABS[0]) if link else None
 st.html(f"<style>{RULER_CSS}</style>")
 st.title("Languages")
 st.caption(
@@ -21,19 +25,19 @@ st.caption(
     "1 byte on a Latin letter, 3 on a Chinese character and 4 on most emoji. Then it depends on "
     "what the tokenizer learned from its training text."
 )
+show_link_notes("languages")
 st.session_state.setdefault("lg_tokenizers", data.DEFAULT_NAMES)
 names = st.multiselect(
     "Tokenizers", data.NAMES, key="lg_tokenizers", format_func=data.long_label,
-    max_selections=MAX_PAGE_TOKENIZERS,
+    max_selections=MAX_PAGE_TOKENIZERS, persist_state=KEEP,
     help="\n\n".join(f"**{data.label(n)}**: {data.DESCRIPTIONS[n]}" for n in data.NAMES),
 )
 if not names:
     st.info("Pick at least one tokenizer.", icon="👆")
     st.stop()
 
-ruler_tab, parallel_tab, emoji_tab, grow_tab = st.tabs(
-    TABS, key="lg_tab", on_change="rerun", bind="query-params"
-)
+ruler_tab, parallel_tab, emoji_tab, grow_tab = kept_tabs(TABS, "lg_tab", first_tab)
+st.query_params.from_dict({"lg_tab": st.session_state["lg_tab"]})  # in the link: ?lg_tab=Emoji
 with ruler_tab:
     if ruler_tab.open:
         ruler_section(names)

@@ -3,6 +3,8 @@ where WordPiece would have chosen differently."""
 
 import streamlit as st
 
+from ui.common.page_state import kept_tabs
+from ui.common.query_params import show_link_notes
 from ui.common.safe_text import literal
 from ui.common.shell import ensure_routed, presentation_mode
 from ui.merge_steps import data as data
@@ -10,7 +12,7 @@ from ui.merge_steps.code import code_ui
 from ui.merge_steps.compare import race_ui, wordpiece_ui
 from ui.merge_steps.player import player, settled_step
 from ui.merge_steps.replay import prefix_ui, replay_ui
-from ui.merge_steps.source import init_state, source_ui
+from ui.merge_steps.source import init_state, save_link, source_ui
 
 TABS = ["🎬 Watch BPE learn", "🔁 Encode replay", "⚖️ BPE vs WordPiece",
         "📜 Show me the code"]
@@ -27,6 +29,7 @@ def _on_step() -> None:
 
 init_state()
 st.title("Merge steps")
+show_link_notes("merge_steps")
 source = source_ui()
 if source.description:
     st.caption(f"💡 {source.description}")
@@ -35,25 +38,28 @@ if source.error:
         st.info(source.error, icon="✍️")
     else:
         st.error(source.error, icon="⚠️")
+    save_link()
     st.stop()
 try:
     lesson = data.lesson(source)
 except ValueError as error:
     st.error(f"This corpus cannot be trained: {literal(str(error))}", icon="⚠️")
+    save_link()
     st.stop()
 n = len(lesson.steps)
 step = max(0, min(int(st.session_state.get("ms_step", 0)), n))
 st.session_state["ms_step"] = step
+save_link(step)  # once per run: each change of the link is an entry in the browser's history
 big = presentation_mode()
 
-learn, encode, versus, code = st.tabs(TABS, key="ms_tab", on_change="rerun")
+learn, encode, versus, code = kept_tabs(TABS, "ms_tab")
 if learn.open:
     with learn:
         player(data.trace_json(source), data.trace_id(source), step, big, _on_step)
         figure, merges_table, script = data.overview(source, big)
-        chart, table = st.columns([3, 2])
-        chart.plotly_chart(figure, key="ms_overview")
-        table.dataframe(merges_table, hide_index=True, height=310, width="stretch")
+        # one above the other: side by side, a 1280-wide screen cut the table's columns off
+        st.plotly_chart(figure, key="ms_overview")
+        st.dataframe(merges_table, hide_index=True, height=310, width="stretch")
         with st.expander("Lesson script: every step in words"):
             st.html(script)
 if encode.open:
@@ -70,4 +76,3 @@ if versus.open:
 if code.open:
     with code:
         code_ui()
-st.query_params["ms_step"] = str(step)

@@ -8,43 +8,45 @@ from tokenizer_core.samples import sample_text
 from ui.common import catalog
 from ui.common.hover_link import hover_link
 from ui.common.limits import MAX_PANELS
+from ui.common.page_state import KEEP
+from ui.common.query_params import show_link_notes
 from ui.common.safe_text import literal
 from ui.common.shell import ensure_routed, presentation_mode
-from ui.common.tables import csv_download, stats_frame
+from ui.common.tables import csv_download
 from ui.common.token_view import PanelData, token_panel
 from ui.playground import url_state
 from ui.playground.limits import MAX_TABLE_ROWS
-from ui.playground.text_source import text_source_ui
+from ui.playground.numbers import numbers_ui
+from ui.playground.options import view_options_ui
+from ui.playground.text_source import own_files_ui, text_source_ui
 
 ensure_routed()
 url_state.restore("pg", sample_text("mixed_default"))
-st.title("Playground")
-st.caption("Paste text and see how different tokenizers cut it. Hover a token for its id and bytes.")
+# Title and caption on one line, so the first tokens fit a laptop's first screen; one under the
+# other when presentation mode's large type needs the width.
+title, about = (st, st) if presentation_mode() else st.columns([1, 2], vertical_alignment="bottom")
+title.title("Playground")
+about.caption("Paste text and see how different tokenizers cut it. Hover a token for its id and bytes.")
+show_link_notes("playground")
 
 text = text_source_ui("pg")
-with st.expander("Add your own tokenizer.json (Hugging Face format)"):
-    st.file_uploader("tokenizer.json", type=["json"], key="pg_hf_upload",
-                     on_change=catalog.upload_callback, args=("pg",))
-    catalog.show_upload_message("pg")
 names = st.multiselect(
-    "Tokenizers", catalog.choices(), key="pg_tokenizers", format_func=catalog.label,
+    "Tokenizers", catalog.choices(), key="pg_tokenizers", format_func=catalog.label, persist_state=KEEP,
     max_selections=MAX_PANELS, help="Pick several to compare them side by side.",
 )
 
-left, middle, right = st.columns([2, 2, 3])
-view = left.segmented_control("Show", url_state.VIEWS, key="pg_view", default="text") or "text"
-visible_ws = middle.toggle("Visible whitespace (· → ↵)", key="pg_ws")
-allow_special = middle.toggle("Encode special tokens", key="pg_special",
-                              help="Off: text like <|endoftext|> is read as ordinary text.")
-window = right.selectbox("Context window", url_state.WINDOWS, key="pg_window", index=0,
-                         format_func=lambda n: f"{n:,} tokens")
+choice = view_options_ui("pg", len(names), large_type=presentation_mode())
+view, visible_ws, allow_special = choice.view, choice.visible_ws, choice.allow_special
+# The context window is chosen in the numbers section, further down; the link keeps it anyway.
+window = st.session_state.get("pg_window", url_state.WINDOWS[0])
 fits = url_state.save(text, names, view, visible_ws, allow_special, window)
 
-if not text:
-    st.info("Type or paste some text above, or pick a classic quirk.", icon="✍️")
-    st.stop()
-if not names:
-    st.info("Pick at least one tokenizer.", icon="👆")
+if not text or not names:
+    if not text:
+        st.info("Type or paste some text above, or pick a classic quirk.", icon="✍️")
+    else:
+        st.info("Pick at least one tokenizer.", icon="👆")
+    own_files_ui("pg")
     st.stop()
 
 specials = catalog.special_strings_in(text, names)
@@ -62,10 +64,12 @@ for name in names:
         panels[name] = PanelData(name, catalog.label(name), [], error=str(error))
 
 usable = [n for n in names if panels[n].error is None]
-if len(usable) >= 2 and st.toggle("Mark where two tokenizers disagree", key="pg_diff"):
+if len(usable) >= 2 and choice.mark_disagreements:
     a_col, b_col = st.columns(2)
-    first = a_col.selectbox("Tokenizer A", usable, key="pg_diff_a", format_func=catalog.label)
-    second = b_col.selectbox("Tokenizer B", usable, index=1, key="pg_diff_b", format_func=catalog.label)
+    first = a_col.selectbox("Tokenizer A", usable, key="pg_diff_a", format_func=catalog.label,
+                            persist_state=KEEP)
+    second = b_col.selectbox("Tokenizer B", usable, index=1, key="pg_diff_b",
+                             format_func=catalog.label, persist_state=KEEP)
     if first != second:
         a, b = panels[first], panels[second]
         panels[first] = PanelData(first, a.label, a.tokens, disagreements(text, a.tokens, b.tokens))
@@ -82,13 +86,14 @@ for row_start in range(0, len(names), per_row):
             token_panel(text, panels[name], options, catalog.DESCRIPTIONS.get(name, ""))
 
 hover_link()
+own_files_ui("pg")
 
 st.subheader("Numbers")
-rows = [(panels[n].label, catalog.get(n), panels[n].tokens) for n in usable]
-st.dataframe(stats_frame(text, rows, window), hide_index=True, width="stretch")
+numbers_ui("pg", text, [(panels[n].label, catalog.get(n), panels[n].tokens) for n in usable])
 
 st.subheader("Tokens")
-chosen = st.selectbox("Table for", usable, key="pg_table", format_func=catalog.label)
+chosen = st.selectbox("Table for", usable, key="pg_table", format_func=catalog.label,
+                      persist_state=KEEP)
 if chosen:
     frame = catalog.token_table(chosen, text, special)
     st.dataframe(frame.head(MAX_TABLE_ROWS), hide_index=True, width="stretch", height=320)

@@ -10,7 +10,12 @@ without colour (colour-blind viewers, black-and-white projectors), `partial` for
 split a character (shown as `<E4 BD>`, never U+FFFD), `special` for special tokens, `diff` for
 tokens whose boundaries another tokenizer does not share, `unk` for the unknown token (shown as
 the model's `[UNK]`, the lost text in the hover), and data attributes with the token's
-index and character span for hover linking.
+index and character span for hover linking. The end-of-word marker `</w>` is always drawn,
+small and grey, in the box of the token that holds it (`end_of_word`).
+
+Lines: a box is an inline block, so the wrap at a panel's edge falls between tokens, never
+inside one; a newline ends its line in the text view, marked (`↵`) or not, and a token that
+holds one is drawn one box per line (`cut`, `cont`: dashed open ends), the break between them.
 
 Leaves out: choosing which tokens to render (callers bound the count) and the page layout.
 """
@@ -21,7 +26,8 @@ import html
 from dataclasses import dataclass
 from typing import Literal, Sequence
 
-from .tokens import Token, hex_bytes, show_whitespace
+from .pretokenize import WORD_END
+from .tokens import Token, display_bytes, hex_bytes, show_whitespace
 
 View = Literal["text", "ids", "bytes"]
 # Token background colours, class `c{i}` for position i mod PALETTE_SIZE (the byte ruler too).
@@ -40,9 +46,15 @@ TOKEN_CSS = (
   font-size: var(--tok-font, 1.05rem); line-height: 2.1; white-space: pre-wrap;
   word-break: break-word; color: #111; }
 .tokview .tok { border: 1px solid rgba(0,0,0,.28); border-radius: 3px; padding: 1px 1px;
-  margin: 0 1px 0 0; border-bottom-width: 3px;
-  -webkit-box-decoration-break: clone; box-decoration-break: clone; }
+  margin: 2px 1px 2px 0; border-bottom-width: 3px; line-height: 1.45;
+  display: inline-block; max-width: 100%; overflow-wrap: anywhere; }
+.tokview .tok:empty { min-width: .5em; }
+.tokview .tok:empty::before { content: "\\200b"; }
 .tokview .tok.alt { border-bottom-style: dotted; }
+.tokview .tok.cut { border-right: 2px dashed #555; border-top-right-radius: 0;
+  border-bottom-right-radius: 0; margin-right: 0; }
+.tokview .tok.cont { border-left: 2px dashed #555; border-top-left-radius: 0;
+  border-bottom-left-radius: 0; }
 """
     + palette_css(".tokview")
     + """\
@@ -52,10 +64,10 @@ TOKEN_CSS = (
 .tokview .gap { color: #777; }
 .tokview .unk { background: repeating-linear-gradient(45deg, #ddd, #ddd 4px, #fff 4px, #fff 8px) !important;
   color: #8a0000; font-weight: 600; }
-.tokview .marker { color: #555; font-size: .75em; }
-.tokview .tokinfo { font-size: .8em; color: #333; line-height: 1.5; min-height: 1.5em;
-  border-bottom: 1px solid #ddd; margin-bottom: .3em; white-space: nowrap; overflow: hidden;
-  text-overflow: ellipsis; }
+.tokview .marker, .tokview .wend { color: #555; font-size: .75em; }
+.tokview .tokinfo { font-family: sans-serif; font-size: .78em; color: #333; line-height: 1.35;
+  min-height: 2.7em; border-bottom: 1px solid #ddd; margin-bottom: .3em; white-space: normal;
+  overflow-wrap: anywhere; }
 .tokview .tok:hover, .tokview .tok.linked { outline: 3px solid #0047b3; outline-offset: 1px; }
 .tokview.big { --tok-font: 1.6rem; }
 .tokview.contrast .tok { border-color: #000; color: #000; }
@@ -90,6 +102,21 @@ def token_label(token: Token, view: View, visible_whitespace: bool) -> str:
     return token.display(visible_whitespace, name_invisible=True)
 
 
+def end_of_word(token: Token) -> str:
+    """The end-of-word marker a token holds beyond the text it covers, or "".
+
+    One rule for `</w>` in every view: it is always shown, small and grey, inside the box of the
+    token that holds it (`est</w>` covers `est` and draws `est</w>`); a lone `</w>` is a box of
+    its own (token_label). Subtle: only a marker that is not part of the text counts, so a word
+    that really contains `</w>` is not marked twice.
+    """
+    piece = token.piece
+    if not token.bytes or piece is None or not piece.endswith(WORD_END):
+        return ""
+    covered = token.bytes.decode("utf-8", "replace")
+    return WORD_END if piece == covered + WORD_END else ""
+
+
 def token_title(token: Token) -> str:
     """Hover text: id, bytes in hex, and the token's own string."""
     shown = hex_bytes(token.bytes) or "none"
@@ -118,7 +145,7 @@ def render_tokens(
     for i, token in enumerate(tokens):
         if token.start > covered:
             out.append(_gap(text[covered : token.start], options.visible_whitespace))
-        out.append(_span(i, token, options, i in disagree))
+        out.append(_spans(i, token, options, i in disagree))
         covered = max(covered, token.end)
     if covered < len(text) and (not tokens or tokens[-1].end <= len(text)):
         out.append(_gap(text[covered:], options.visible_whitespace))
@@ -126,12 +153,55 @@ def render_tokens(
     return "".join(out)
 
 
+def _shown_line(text: str, visible_whitespace: bool) -> str:
+    """One line's worth of text as drawn: marks for whitespace, or the text itself.
+
+    subtle: without marks a carriage return is dropped, not drawn: the browser's HTML parser
+    turns a raw CR into a line break, and the line breaks are the newlines' alone.
+    """
+    return show_whitespace(text) if visible_whitespace else text.replace("\r", "")
+
+
 def _gap(text: str, visible_whitespace: bool) -> str:
-    shown = show_whitespace(text) if visible_whitespace else text
+    # A marked newline still ends its line: `↵` then the real break (the view keeps white space).
+    marked = "↵\n" if visible_whitespace else "\n"
+    shown = marked.join(_shown_line(line, visible_whitespace) for line in text.split("\n"))
     return f'<span class="gap">{escape(shown)}</span>'
 
 
-def _span(i: int, token: Token, options: RenderOptions, disagrees: bool) -> str:
+def _lines(token: Token, options: RenderOptions) -> list[str]:
+    """What a token's box shows, one label per line the token reaches.
+
+    A token that holds a newline (`.\n\n`, `\n   `) is drawn as one box per line, with the
+    real line break between the boxes: so a box never breaks across lines, and the text keeps
+    its lines and indentation whether or not whitespace is marked. Other views draw one box.
+    """
+    if options.view != "text" or token.unknown or not token.bytes:
+        return [token_label(token, options.view, options.visible_whitespace)]
+    # subtle: cutting at b"\n" never cuts a UTF-8 character (its bytes are all >= 0x80).
+    *ended, rest = token.bytes.split(b"\n")
+    ws = options.visible_whitespace
+    lines = [display_bytes(line, ws, name_invisible=True) + ("↵" if ws else "") for line in ended]
+    if rest or not ended:
+        lines.append(display_bytes(rest, ws, name_invisible=True))
+    return lines if ws else [line.replace("\r", "") for line in lines]
+
+
+def _spans(i: int, token: Token, options: RenderOptions, disagrees: bool) -> str:
+    """The token's box, or its boxes (one per line, the pieces marked `cut`/`cont`), and the
+    line breaks the token holds, drawn between the boxes."""
+    lines = _lines(token, options)
+    last = len(lines) - 1
+    boxes = [
+        _span(i, token, options, disagrees, label, ("cut",) * (k < last) + ("cont",) * (k > 0))
+        for k, label in enumerate(lines)
+    ]
+    ends_line = options.view == "text" and token.bytes.endswith(b"\n") and not token.unknown
+    return "\n".join(boxes) + ("\n" if ends_line else "")
+
+
+def _span(i: int, token: Token, options: RenderOptions, disagrees: bool, label: str,
+          piece: tuple[str, ...]) -> str:
     classes = ["tok", f"c{i % PALETTE_SIZE}"]
     if i % 2:
         classes.append("alt")
@@ -145,9 +215,13 @@ def _span(i: int, token: Token, options: RenderOptions, disagrees: bool) -> str:
         classes.append("diff")
     if not token.bytes and token.piece:
         classes.append("marker")
-    label = escape(token_label(token, options.view, options.visible_whitespace))
+    classes.extend(piece)
+    shown = escape(label)
+    marker = end_of_word(token) if options.view == "text" and "cut" not in piece else ""  # last box
+    if marker:
+        shown += f'<span class="wend">{escape(marker)}</span>'
     title = escape(token_title(token))
     return (
         f'<span class="{" ".join(classes)}" data-i="{i}" data-s="{token.start}" '
-        f'data-e="{token.end}" title="{title}">{label}</span>'
+        f'data-e="{token.end}" title="{title}">{shown}</span>'
     )

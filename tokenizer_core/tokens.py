@@ -16,8 +16,15 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Iterable
 
-# Visible whitespace, used when a view asks for it. Chosen to be distinct from ordinary text.
-VISIBLE_WHITESPACE = {" ": "·", "\t": "→", "\n": "↵", "\r": "␍"}
+# Visible whitespace, used when a view asks for it. Chosen to be distinct from ordinary text,
+# and drawn by the fonts the app relies on (DejaVu, Noto CJK): the control picture U+240D (␍)
+# is in neither, so a carriage return is `←`, back to the start of the line, as a tab is `→`.
+VISIBLE_WHITESPACE = {" ": "·", "\t": "→", "\n": "↵", "\r": "←"}
+# Control characters by their ASCII names (the control pictures U+2400.. are in no font here).
+CONTROL_NAMES = (
+    "NUL SOH STX ETX EOT ENQ ACK BEL BS HT LF VT FF CR SO SI "
+    "DLE DC1 DC2 DC3 DC4 NAK SYN ETB CAN EM SUB ESC FS GS RS US"
+).split()
 
 
 # Names for characters that draw nothing (or draw on top of their neighbour) on their own.
@@ -130,7 +137,7 @@ def char_label(ch: str) -> str:
         return f"VS{cp - 0xFE00 + 1}"
     category = unicodedata.category(ch)
     if category == "Cc":
-        return chr(0x2400 + cp) if cp < 0x20 else ("␡" if cp == 0x7F else f"U+{cp:04X}")
+        return CONTROL_NAMES[cp] if cp < 0x20 else ("DEL" if cp == 0x7F else f"U+{cp:04X}")
     if category in ("Mn", "Me"):  # combining: draw it on a dotted circle, as the charts do
         return "◌" + ch
     if category in ("Cf", "Zs", "Zl", "Zp", "Co", "Cn", "Cs"):

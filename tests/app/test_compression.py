@@ -259,3 +259,38 @@ def test_an_uploaded_name_reaches_the_chart_escaped():
     titles = {trace.legendgrouptitle.text for trace in fig.data if trace.legendgrouptitle.text}
     assert titles == {"&lt;a href=&quot;http://evil.example/&quot;&gt;notes&lt;/a&gt;.txt", "Warning"}
     assert all("<a " not in str(row[0]) for trace in fig.data for row in (trace.customdata or []))
+
+
+def test_classroom_rows_at_the_word_level_show_the_end_of_word_marker():
+    """Issue 9, item 12: the classroom rows draw `</w>` in the box of the token holding it, as
+    every other view does (a word-level token covers its word; `</w>` covers nothing)."""
+    from html.parser import HTMLParser
+
+    from tokenizer_core import render_tokens
+    from ui.compression.sentences import classroom_tokens
+
+    class Boxes(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.texts, self.depth = [], 0
+
+        def handle_starttag(self, tag, attrs):
+            if self.depth:
+                self.depth += 1
+            elif "tok" in (dict(attrs).get("class") or "").split():
+                self.texts.append("")
+                self.depth = 1
+
+        def handle_endtag(self, tag):
+            self.depth -= 1 if self.depth else 0
+
+        def handle_data(self, data):
+            if self.depth:
+                self.texts[-1] += data
+
+    sentence = "the cat sat on the mat"
+    tokens = classroom_tokens("word", sentence, 30)
+    boxes = Boxes()
+    boxes.feed(render_tokens(sentence, tokens))
+    assert boxes.texts == [t.piece for t in tokens]
+    assert any(p.endswith("</w>") and p != "</w>" for p in boxes.texts)

@@ -21,7 +21,7 @@ TIKTOKEN = {"GPT-2": "gpt2", "cl100k_base": "cl100k_base", "o200k_base": "o200k_
 
 def open_tab(app, tab: str):
     open_page(app, PAGE)
-    app.query_params["lg_tab"] = tab  # the tabs are bound to the link: ?lg_tab=Emoji
+    app.session_state["lg_tab"] = tab  # what a click on the tab does (a link: ?lg_tab=Emoji)
     app.run()
     assert not app.exception, [e.value for e in app.exception]
     return app

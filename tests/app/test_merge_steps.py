@@ -138,7 +138,8 @@ def test_encode_replay_of_lowest_gives_low_and_est(app):
     body = html(app)
     assert "2 tokens, ids" in body
     final = body[body.rindex("merge <b>5</b>"):]
-    assert 'class="ms-chip joined">low</span><span class="ms-chip final">est&lt;/w&gt;</span>' in final
+    assert ('class="ms-chip joined">low</span><span class="ms-chip final">est'
+            '<span class="ms-wend">&lt;/w&gt;</span></span>') in final  # `</w>` as a marker
     model_ids = [t.id for t in train_and_encode("low_newest", "lowest")]
     assert f"ids {model_ids[0]}, {model_ids[1]}" in body
 
@@ -186,6 +187,23 @@ def test_bpe_vs_wordpiece_shows_the_first_difference(app):
     assert list(table["BPE merges"][:2]) == ["('e','s')", "('es','t')"]
 
 
+def test_likelihood_mode_tells_the_likelihoods_own_formula(app):
+    """Issue 9, item 11. Worked by hand: low lower newest widest (5, 2, 6, 3), `</w>`-split, has
+    N = 5*4 + 2*6 + 6*7 + 3*7 = 95 symbols; s, t and (s,t) each 9 (newest 6, widest 3), so the
+    likelihood of (s,t) is 9 * ln(9 * 95 / (9 * 9)) = 21.21, the ratio's 9 / (9 * 9) is not."""
+    open_page(app, PAGE)
+    tab(app, "versus")
+    app.segmented_control(key="ms_wp_score").set_value("likelihood").run()
+    text = said(app.warning[0])
+    assert "('s','t') scores 9 × ln(9 × 95 / (9 × 9)) = 21.21" in text
+    assert "9 / (9 × 9)" not in text
+    spec = json.loads(app.get("plotly_chart")[0].proto.spec)
+    (title,) = [a["text"] for a in spec["layout"]["annotations"] if "WordPiece" in a["text"]]
+    assert "ln(count(ab)" in title
+    first_bar = spec["frames"][0]["data"][1]["text"][0]
+    assert first_bar.startswith("9·ln(9·95/(9·9)) = 21.2")
+
+
 def test_wordpiece_encoding_uses_hash_pieces_and_unk(app):
     open_page(app, PAGE)
     tab(app, "versus")
@@ -195,6 +213,24 @@ def test_wordpiece_encoding_uses_hash_pieces_and_unk(app):
     assert ('unbelievable</span> → <span class="ms-parts"><span class="ms-chip final">un</span>'
             '<span class="ms-chip final">##believ</span><span class="ms-chip final">##able</span>') in body
     assert '<span class="ms-chip unk">[UNK]</span>' in body
+
+
+def test_trained_wordpiece_encodes_the_corpus_words_and_says_why_a_word_is_unk(app):
+    """Issue 9, item 13: the trained vocabulary starts on words of its own corpus (none [UNK]),
+    and a word it cannot spell is [UNK] with the reason: low lower newest widest has no `q`."""
+    open_page(app, PAGE)
+    tab(app, "versus")
+    app.segmented_control(key="ms_wp_which").set_value("trained").run()
+    words = app.text_input(key="ms_wp_trained_text").value.split()
+    assert words == list(load_preset("low_newest"))
+    body = html(app)
+    assert "[UNK]" not in body[body.index("ms-wp-word"):]
+    app.text_input(key="ms_wp_trained_text").set_value("lowest quiet").run()
+    body = html(app)
+    assert "quiet</span> → <span class=\"ms-parts\"><span class=\"ms-chip unk\">[UNK]" in body
+    assert "&#x27;q&#x27; never appears in the corpus, so no piece can spell it" in body
+    app.segmented_control(key="ms_wp_which").set_value("classroom").run()
+    assert app.text_input(key="ms_wp_text").value.startswith("unbelievable")  # each keeps its own
 
 
 def test_a_vocabulary_without_unk_is_refused_kindly(app):

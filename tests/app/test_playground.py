@@ -17,12 +17,14 @@ def metric_values(app) -> list[str]:
     return [m.value for m in app.metric]
 
 
-def test_default_view_shows_gpt2_count_of_the_default_text(app):
+def test_default_view_compares_gpt2_o200k_and_ours_on_the_default_text(app):
+    """Issue 9, item 20: side by side from the first screen, as the README promises."""
     open_page(app, PAGE)
     text = sample_text("mixed_default")
-    expected = len(tiktoken_encoding("gpt2").encode_ordinary(text))
     assert app.text_area(key="pg_text").value == text
-    assert metric_values(app) == [f"{expected:,}"]
+    assert app.multiselect(key="pg_tokenizers").value == ["gpt2", "o200k_base", "ours:bpe"]
+    expected = [len(tiktoken_encoding(n).encode_ordinary(text)) for n in ("gpt2", "o200k_base")]
+    assert metric_values(app)[:2] == [f"{n:,}" for n in expected] and len(app.metric) == 3
 
 
 def test_several_tokenizers_side_by_side_match_tiktoken(app):
@@ -43,6 +45,8 @@ def test_presets_replace_the_text_and_explain_the_quirk(app):
     app.pills(key="pg_preset").set_value(preset.label).run()
     assert app.text_area(key="pg_text").value == preset.text
     assert any(preset.what_to_notice in i.value for i in app.info)
+    app.text_area(key="pg_text").set_value(preset.text + " and more").run()  # issue 9, item 18
+    assert not any(preset.what_to_notice in i.value for i in app.info)
 
 
 def test_utf8_upload_replaces_the_text(app):
@@ -77,10 +81,10 @@ def test_uploaded_tokenizer_json_joins_the_comparison(app, tmp_path):
     app.file_uploader(key="pg_hf_upload").set_value(("tokenizer.json", path.read_bytes(), "application/json")).run()
     assert any("Added tokenizer.json" in shown(s.value) for s in app.success)
     chosen = app.multiselect(key="pg_tokenizers").value
-    assert chosen[0] == "gpt2" and chosen[1].startswith("hf:")  # selected on upload
-    assert len(app.metric) == 2 and not app.exception
+    assert chosen[:3] == ["gpt2", "o200k_base", "ours:bpe"] and chosen[3].startswith("hf:")
+    assert len(app.metric) == 4 and not app.exception  # selected on upload, after the three
     text = app.text_area(key="pg_text").value
-    assert app.metric[1].value == str(len(model.encode(text, disallowed_special=())))
+    assert app.metric[3].value == str(len(model.encode(text, disallowed_special=())))
 
 
 def test_a_file_that_is_not_a_tokenizer_is_refused(app):
@@ -91,6 +95,7 @@ def test_a_file_that_is_not_a_tokenizer_is_refused(app):
 
 def test_special_token_text_is_plain_by_default_and_special_on_request(app):
     open_page(app, PAGE)
+    app.multiselect(key="pg_tokenizers").set_value(["gpt2"]).run()
     app.text_area(key="pg_text").set_value("hello<|endoftext|>world").run()
     plain = len(tiktoken_encoding("gpt2").encode_ordinary("hello<|endoftext|>world"))
     assert metric_values(app) == [str(plain)]

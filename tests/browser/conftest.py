@@ -230,6 +230,14 @@ class AppServer:
     url: str
     started_s: float  # launching `streamlit run` -> /_stcore/health answers
     cold_start_s: float  # first navigation -> first rendered title, on a fresh server
+    log_dir: Path | None = None  # where the server's stdout and stderr are written
+
+    def server_log(self) -> str:
+        """Everything the server printed so far (stdout, then stderr)."""
+        if self.log_dir is None:
+            return ""
+        parts = (self.log_dir / name for name in ("streamlit.out", "streamlit.err"))
+        return "\n".join(p.read_text(errors="replace") for p in parts if p.exists())
 
 
 def _free_port() -> int:
@@ -348,9 +356,10 @@ def browser() -> Iterator:
 def app_server(browser, tmp_path_factory, pytestconfig) -> Iterator[AppServer]:
     """`streamlit run app.py` on a free loopback port; the first (cold) load is timed here,
     so the measure stays cold whichever browser test runs first."""
-    proc, url, started_s = _start_streamlit(tmp_path_factory.mktemp("streamlit"))
+    log_dir = tmp_path_factory.mktemp("streamlit")
+    proc, url, started_s = _start_streamlit(log_dir)
     try:
-        server = AppServer(url, started_s, _measure_cold_start(browser, url))
+        server = AppServer(url, started_s, _measure_cold_start(browser, url), log_dir)
         _record(pytestconfig, f"server ready (launch -> health): {started_s:.2f} s")
         _record(pytestconfig, f"cold start (navigate -> title shown): {server.cold_start_s:.2f} s")
         yield server

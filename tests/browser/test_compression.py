@@ -4,7 +4,7 @@ presentation mode enlarges the chart. Screenshots land in screenshots/ (git-igno
 
 from __future__ import annotations
 
-from tests.browser.conftest import APP_TITLE, AppServer, wait_for_app
+from tests.browser.conftest import APP_TITLE, LAPTOP, AppServer, wait_for_app
 
 FIRST_LOAD_MS = 240_000  # a cold page trains ours and twelve HF models per corpus
 CHART = '[data-testid="stPlotlyChart"]'
@@ -68,3 +68,119 @@ def test_presentation_mode_enlarges_the_chart(page, app_server: AppServer, scree
         f"() => document.querySelector('{CHART}').getBoundingClientRect().height > {normal + 50}"
     )
     screenshot("compression-presentation")
+
+
+# --- at 1280x720: nothing clipped, every series named ------------------------------------------
+
+# Text cut off by a box that hides overflow (an ellipsis, a control wider than its column): every
+# text node whose drawn box pokes out of an ancestor that clips it.
+CLIPPED_TEXT_JS = """root => {
+  const clipped = [];
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const text = range.getBoundingClientRect();
+    if (!node.textContent.trim() || !text.width) continue;
+    for (let el = node.parentElement; el && el !== root; el = el.parentElement) {
+      const style = getComputedStyle(el);
+      if (style.overflowX === "visible" && style.textOverflow !== "ellipsis") continue;
+      const box = el.getBoundingClientRect();
+      if (text.right > box.right + 1 || text.left < box.left - 1) {
+        clipped.push(node.textContent.trim().slice(0, 40));
+        break;
+      }
+    }
+  }
+  return clipped;
+}"""
+
+# A table's grid: how wide its columns are against its box, and its cells as the browser's
+# accessibility layer holds them (a missing value is an empty cell there, "None" on the canvas).
+TABLE_JS = """frame => {
+  const scroller = frame.querySelector(".dvn-scroller");
+  return {
+    right: frame.getBoundingClientRect().right,
+    content: scroller.scrollWidth, box: scroller.clientWidth,
+    headers: [...frame.querySelectorAll("[role=columnheader]")].map(c => c.textContent),
+    empty: [...frame.querySelectorAll("[role=row]")].flatMap(row =>
+      [...row.querySelectorAll("[role=gridcell]")]
+        .filter(c => !c.textContent.trim())
+        .map(c => row.textContent.slice(0, 30))),
+  };
+}"""
+
+
+def tables_shown(page) -> list[dict]:
+    frames = page.locator('[data-testid="stDataFrame"]')
+    shown = []
+    for i in range(frames.count()):
+        frame = frames.nth(i)
+        if frame.is_visible():
+            frame.scroll_into_view_if_needed()
+            frame.locator("[role=gridcell]").first.wait_for(state="attached")
+            shown.append(frame.evaluate(TABLE_JS))
+    return shown
+
+
+def test_controls_and_tables_fit_a_laptop_screen(page, app_server: AppServer, screenshot) -> None:
+    """At 1280x720 no control is cut off, every table's last column is inside the table's box
+    and the screen (no hidden horizontal scroll), and no cell is empty (drawn "None")."""
+    page.set_viewport_size(LAPTOP)
+    open_compression(page, app_server)
+    main = page.locator('[data-testid="stMain"]')
+    screenshot("compression-laptop-controls")
+    clipped = main.evaluate(CLIPPED_TEXT_JS)
+    page.get_by_text("Quality at 1,000 vocab").first.scroll_into_view_if_needed()
+    screenshot("compression-laptop-quality")
+    tables = tables_shown(page)
+    tabs = page.locator('[data-testid="stTabs"]').filter(has=page.locator('[data-testid="stDataFrame"]'))
+    for i in range(tabs.count()):  # the quality table's column groups, one tab each
+        names = tabs.nth(i).get_by_role("tab")
+        for j in range(1, names.count()):
+            names.nth(j).click()
+            page.wait_for_timeout(300)
+            tables += tables_shown(page)
+            screenshot(f"compression-laptop-table-{i}-{j}")
+    assert clipped == []
+    assert len(tables) >= 2
+    for table in tables:
+        assert table["content"] <= table["box"] + 1, table["headers"]
+        assert table["right"] <= LAPTOP["width"], table["headers"]
+        assert table["empty"] == [], table["headers"]
+    # Presentation mode: larger type in the same width, static tables instead of grids.
+    page.get_by_text("Presentation mode").first.click()
+    wait_for_app(page, page.locator('[data-testid="stTable"]').nth(1))  # doubling, quality
+    wait_for_app(page, page.locator(".tokview.big").first)
+    for name in ("Quality at 1,000 vocab", "One sentence, growing vocabularies"):
+        page.get_by_text(name).first.scroll_into_view_if_needed()
+        screenshot("compression-laptop-presentation-" + name.split()[0].lower())
+    assert main.evaluate(CLIPPED_TEXT_JS) == []
+    for table in page.locator('[data-testid="stTable"]').all():
+        assert table.bounding_box()["x"] + table.bounding_box()["width"] <= LAPTOP["width"]
+
+
+def test_chart_gives_every_series_its_marker_and_legend_entry(
+    page, app_server: AppServer, screenshot
+) -> None:
+    """Read from the figure the browser drew: every series has a legend entry, and no two
+    tokenizers share a marker shape (the colour says which corpus)."""
+    page.set_viewport_size(LAPTOP)
+    open_compression(page, app_server)
+    chart = page.locator(f"{CHART} .js-plotly-plot").first
+    chart.scroll_into_view_if_needed()
+    screenshot("compression-laptop-chart")
+    traces = chart.evaluate(
+        "el => el._fullData.map(t => ({name: t.name, group: t.legendgroup, legend: t.showlegend,"
+        " mode: t.mode, symbol: t.marker ? t.marker.symbol : null}))"
+    )
+    assert [t["name"] for t in traces if not t["legend"]] == []
+    symbols: dict[str, set[str]] = {}
+    for trace in traces:
+        if "markers" in trace["mode"]:
+            symbols.setdefault(trace["name"], set()).add(trace["symbol"])
+    shapes = [shape for shapes in symbols.values() for shape in shapes]
+    assert len(shapes) == len(set(shapes)) == len(symbols), symbols
+    legend = legend_names(page)
+    for name in ("GPT-2", "cl100k_base (GPT-4)", "o200k_base (GPT-4o)"):
+        assert legend.count(name) == 2, legend  # one entry per corpus: English and Chinese

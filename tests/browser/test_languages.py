@@ -4,7 +4,7 @@ land in screenshots/ (git-ignored) for a person to look at."""
 
 from __future__ import annotations
 
-from tests.browser.conftest import PageLog
+from tests.browser.conftest import LAPTOP, PageLog
 from tests.shared import PAYLOAD_LINES as PAYLOADS
 
 PLOTS = ".js-plotly-plot"
@@ -117,3 +117,31 @@ def test_injection_payloads_in_the_ruler_stay_text(open_app, wait_for_app, page,
     ruler = page.locator(".ruler").first
     assert ruler.locator("script, img, iframe, svg, a, object, embed").count() == 0
     assert page_log.offsite_requests == []
+
+
+# Boxes of the chart's title and of its column labels that overlap, as drawn.
+TITLE_OVER_LABELS_JS = """plot => {
+  const box = el => el.getBoundingClientRect();
+  const title = box(plot.querySelector(".gtitle"));
+  const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  return [...plot.querySelectorAll(".xtick text")].filter(t => meet(title, box(t)))
+    .map(t => t.textContent);
+}"""
+
+
+def test_emoji_heatmap_title_clears_its_column_labels(open_app, wait_for_app, screenshot, page) -> None:
+    """At 1280x720, and in presentation mode, the heatmap's title sits clear of its column labels."""
+    page.set_viewport_size(LAPTOP)
+    page = _open(open_app, wait_for_app, "Emoji")
+    for mode in ("normal", "presentation"):
+        if mode == "presentation":
+            page.get_by_text("Presentation mode").first.click()
+            wait_for_app(page)
+        _plots_drawn(page, 1)
+        heatmap = page.locator(PLOTS).first
+        heatmap.scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        screenshot(f"languages-laptop-emoji-{mode}")
+        labels = heatmap.locator(".xtick text").all_text_contents()
+        assert len(labels) == 7, labels
+        assert heatmap.evaluate(TITLE_OVER_LABELS_JS) == [], mode

@@ -39,11 +39,12 @@ def test_paste_text_and_compare_three_tokenizers(open_app, wait_for_app, screens
 
 def test_pick_a_tokenizer_from_the_list(open_app, wait_for_app):
     page = open_app(expect="Playground")
+    page.locator(".tokview").nth(2).wait_for()  # GPT-2, o200k_base and ours by default
     page.get_by_role("combobox", name="Tokenizers").click()  # the multiselect opens its list
-    page.get_by_role("option", name="o200k_base: GPT-4o (tiktoken)").click()
+    page.get_by_role("option", name="cl100k_base: GPT-4 (tiktoken)").click()
     page.keyboard.press("Escape")
-    wait_for_app(page, page.locator(".tokview").nth(1))
-    assert page.locator(".tokview").count() == 2
+    wait_for_app(page, page.locator(".tokview").nth(3))
+    assert page.locator(".tokview").count() == 4
 
 
 def test_hover_links_the_same_characters_in_other_panels(open_app, wait_for_app):
@@ -121,3 +122,19 @@ def test_a_hostile_file_name_stays_text(open_app, wait_for_app, page_log):
     assert "![x](http://198.51.100.7/x.png)" in shown
     assert error.locator("img, a").count() == 0
     assert page_log.offsite_requests == []
+
+
+def test_the_default_view_the_readme_shows(open_app, wait_for_app, screenshot):
+    """Three panels side by side on opening; a hover fills the readout and outlines the same
+    characters in the other two. The screenshot is README's docs/playground.png (copied by hand)."""
+    page = open_app(expect="Playground")
+    views = page.locator(".tokview")
+    views.nth(2).wait_for()
+    tops = [views.nth(i).bounding_box()["y"] for i in range(3)]
+    assert views.count() == 3 and max(tops) - min(tops) < 2  # one row, side by side
+    page.wait_for_function("() => window.__tokexHoverLink === true")
+    views.first.get_by_text("bigger", exact=False).first.hover()
+    assert views.first.locator(".tokinfo").text_content().startswith("id ")
+    for other in (views.nth(1), views.nth(2)):
+        other.locator(".tok.linked").first.wait_for()
+    screenshot("readme-playground")

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from tests.shared import PAYLOAD_LINES as PAYLOADS
 from tests.shared import core
-from tokenizer_core import corpus_from_text, train_bpe
+from tokenizer_core import corpus_from_counts, corpus_from_text, train_bpe
+from tokenizer_core.measure.merge_prefix import model_with_first
 from tokenizer_core.modelfile import bpe_model
 from tokenizer_core.render import PALETTE_SIZE, RenderOptions, render_tokens
 
@@ -130,3 +131,88 @@ def test_a_token_of_only_invisible_characters_shows_their_names():
     zwj = next(t for t in tokens if t.bytes == "\u200d".encode())
     assert zwj.display(name_invisible=True) == "ZWJ" and zwj.display() == "\u200d"
     assert "ZWJ" in parse(render_tokens(text, tokens)).text
+
+
+class TokenTexts(HTMLParser):
+    """What each token box shows: the text inside each `tok` span, nested spans included."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.texts: list[str] = []
+        self.depth = 0  # span depth inside the current token box; 0: outside any
+
+    def handle_starttag(self, tag, attrs):
+        if tag != "span":
+            return
+        if self.depth:
+            self.depth += 1
+        elif "tok" in (dict(attrs).get("class") or "").split():
+            self.texts.append("")
+            self.depth = 1
+
+    def handle_endtag(self, tag):
+        if tag == "span" and self.depth:
+            self.depth -= 1
+
+    def handle_data(self, data):
+        if self.depth:
+            self.texts[-1] += data
+
+
+def token_texts(markup: str) -> list[str]:
+    parser = TokenTexts()
+    parser.feed(markup)
+    return parser.texts
+
+
+def test_the_end_of_word_marker_is_shown_in_the_token_that_holds_it():
+    """Issue 9, item 12: one rule for `</w>` everywhere: always shown, in its own token's box.
+
+    low lower newest widest (5, 2, 6, 3): merges es, est, est</w>, lo, low, ... so `lowest` is
+    low + est</w>; with the first 5 merges, `low` is low + a lone </w> (low</w> comes later).
+    """
+    training = train_bpe(corpus_from_counts({"low": 5, "lower": 2, "newest": 6, "widest": 3}), 10)
+    model = bpe_model(training)
+    assert token_texts(render_tokens("lowest", model.encode("lowest"))) == ["low", "est</w>"]
+    first_five = model_with_first(training, 5)
+    assert token_texts(render_tokens("low", first_five.encode("low"))) == ["low", "</w>"]
+    # visible whitespace and the other views leave the marker where it is, or show bytes only
+    shown = render_tokens("lowest", model.encode("lowest"), RenderOptions(visible_whitespace=True))
+    assert token_texts(shown) == ["low", "est</w>"]
+    ids = render_tokens("lowest", model.encode("lowest"), RenderOptions(view="bytes"))
+    assert token_texts(ids) == ["6C 6F 77", "65 73 74"]
+
+
+def test_a_line_break_stays_a_line_break_outside_the_token_boxes(gpt2):
+    """Issue 9, items 8 and 9: visible whitespace shows ↵ and the line still breaks; the break
+    is drawn between boxes, never inside one, so a wrapped box is never mistaken for two."""
+    text = "def f(x):\n    return x\r\n\n"
+    tokens = gpt2.encode(text)
+    shown = render_tokens(text, tokens, RenderOptions(visible_whitespace=True))
+    assert not any("\n" in t or "\r" in t for t in token_texts(shown))
+    assert "".join(parse(shown).text).split("\n") == ["def·f(x):↵", "····return·x←↵", "↵", ""]
+    plain = render_tokens(text, tokens)
+    assert not any("\n" in t or "\r" in t for t in token_texts(plain))
+    assert "".join(parse(plain).text).split("\n") == ["def f(x):", "    return x", "", ""]
+
+
+def test_a_token_that_holds_a_line_break_is_one_box_per_line_and_says_so():
+    text = "end.\n\n\nNext"
+    tokens = core("o200k_base").encode(text)
+    assert [t.bytes for t in tokens] == [b"end", b".\n\n\n", b"Next"]
+    spans = [s for s in parse(render_tokens(text, tokens)).spans if s["data-i"] == "1"]
+    assert len(spans) == 3  # '.' then two empty lines: one box per line the token reaches
+    first, middle, last = (set(s["class"].split()) for s in spans)
+    assert "cut" in first and "cont" not in first and {"cut", "cont"} <= middle
+    assert "cont" in last and "cut" not in last and first - {"cut"} == last - {"cont"}
+    assert len({s["title"] for s in spans}) == 1
+    shown = render_tokens(text, tokens, RenderOptions(visible_whitespace=True))
+    assert token_texts(shown) == ["end", ".↵", "↵", "↵", "Next"]
+
+
+def test_gaps_keep_their_line_breaks_with_visible_whitespace():
+    from tokenizer_core import WordPieceTokenizer
+
+    model = WordPieceTokenizer.from_vocab(["[UNK]", "a", "b"])
+    shown = render_tokens("a\n  b", model.encode("a\n  b"), RenderOptions(visible_whitespace=True))
+    assert "".join(parse(shown).text) == "a↵\n··b"

@@ -19,6 +19,15 @@ def test_visible_whitespace():
     assert display_bytes(b" a\tb\n") == " a\tb\n"
 
 
+def test_marks_for_unseen_characters_are_glyphs_every_font_has():
+    """Issue 9, item 10: U+240D (and the other control pictures) is in no installed font, so it
+    drew an empty box: a carriage return is `←` (back to the start, beside the tab's `→`) and a
+    lone control character is named, as ZWJ is."""
+    assert display_bytes(b"a\r\n", visible_whitespace=True) == "a←↵"
+    assert display_bytes(b"\x07", name_invisible=True) == "BEL"
+    assert display_bytes(b"\x00\x1b\x7f", name_invisible=True) == "NUL ESC DEL"
+
+
 def test_token_display_and_hex():
     token = Token(id=19526, bytes=b"\xe4\xbd", start=0, end=1, partial=True)
     assert token.display() == "<E4 BD>"

@@ -191,11 +191,38 @@ def where_first_met(
     return f"it is met first, in {label}; {pair_text(other)} first appears in {other_label}"
 
 
-def why_wordpiece(
-    pair: tuple[str, str], score: float, count: int, count_a: int, count_b: int
+def score_formula(
+    kind: str, count: int, count_a: int, count_b: int, total: int, compact: bool = False
 ) -> str:
-    """WordPiece's reason: the score, with the three counts it comes from."""
-    return (
-        f"{pair_text(pair)} scores {count:,} / ({count_a:,} × {count_b:,}) = {score:.4g}: "
-        "WordPiece divides the pair's count by how common its parts are."
-    )
+    """A WordPiece score's arithmetic, as the lessons write it (trainers/wordpiece.py pair_score):
+
+        ratio       count(ab) / (count(a) × count(b))               `9 / (9 × 9)`
+        likelihood  count(ab) × ln(count(ab) × N / (count(a) × count(b)))
+                                                                    `9 × ln(9 × 95 / (9 × 9))`
+
+    N (`total`) is the number of symbols in the corpus; `compact` writes `9·ln(9·95/(9·9))` for
+    a chart label.
+    """
+    times, over = ("·", "/") if compact else (" × ", " / ")
+    parts = f"({count_a:,}{times}{count_b:,})"
+    if kind == "ratio":
+        return f"{count:,}{over}{parts}"
+    if kind == "likelihood":
+        return f"{count:,}{times}ln({count:,}{times}{total:,}{over}{parts})"
+    raise ValueError(f"unknown WordPiece score {kind!r}: use 'ratio' or 'likelihood'")
+
+
+def why_wordpiece(
+    pair: tuple[str, str], score: float, count: int, count_a: int, count_b: int,
+    kind: str = "ratio", total: int = 0,
+) -> str:
+    """WordPiece's reason: the score worked out from the counts it comes from, by its own
+    formula (`kind`; `total` is N, which only the likelihood uses)."""
+    head = f"{pair_text(pair)} scores {score_formula(kind, count, count_a, count_b, total)}"
+    if kind == "likelihood":
+        return (
+            f"{head} = {score:.4g}, with N = {total:,} symbols in the corpus: WordPiece multiplies "
+            "the pair's count by the log of how much more often its parts meet than chance "
+            "would have them."
+        )
+    return f"{head} = {score:.4g}: WordPiece divides the pair's count by how common its parts are."

@@ -4,7 +4,8 @@ What it adds to models/wordpiece.py and bpe_vs_wordpiece.py:
 - `match_trace(tokenizer, word)`: the search `WordPieceTokenizer` runs on one word, recorded:
   at each position, how many candidates were tried (longest first), which one matched, and
   where it failed when the word becomes `[UNK]`. Tests check it against the tokenizer's own
-  encoding, so the replay cannot drift from what encoding does;
+  encoding, so the replay cannot drift from what encoding does; `why_unknown` says in words
+  which character could not be spelled, and why;
 - `race_steps(corpus, k)`: compare.race (BPE and WordPiece trained on the same `</w>` symbols)
   with each rule's ranking of the pairs at every step, count(a) and count(b) included for both,
   and the first step where their choices differ.
@@ -23,6 +24,7 @@ from ..trace import Candidate
 from ..trainers.corpus import Corpus
 from ..trainers.wordpiece import rank_by_count, rank_by_score
 from .bpe_vs_wordpiece import Race, race
+from .narration import quoted
 
 MAX_TRIES_SHOWN = 6  # tried candidates kept per position (the longest ones and the match)
 
@@ -71,6 +73,42 @@ def match_trace(tokenizer: WordPieceTokenizer, word: str) -> MatchTrace:
     return MatchTrace(word, tuple(steps), pieces, False, False)
 
 
+def why_unknown(tokenizer: WordPieceTokenizer, trace: MatchTrace, corpus: bool = False) -> str | None:
+    """Why a word became `[UNK]`, in one sentence (None when it did not).
+
+    The greedy search stops at the first position where no piece fits, and then not even the
+    one-character piece (`q`, or `##q` inside a word) is in the vocabulary: the sentence names
+    that character and why it is missing. `corpus` says the vocabulary was trained on a corpus,
+    which holds every character the corpus uses, as `q` where a word starts with it and as `##q`
+    where one goes on with it; so a missing piece is a fact about the corpus.
+    """
+    if not trace.unknown:
+        return None
+    word = trace.word
+    if trace.too_long:
+        return (f"{len(word):,} characters is over the model's limit of "
+                f"{tokenizer.max_input_chars_per_word:,} per word, so it is [UNK] without a search")
+    start = trace.steps[-1].start
+    ch, done = word[start], word[:start]
+    needed = (CONTINUATION if start else "") + ch
+    specials = {*tokenizer.special_tokens, tokenizer.unk_token}
+    spelled = {c for piece in tokenizer.vocab if piece not in specials
+               for c in piece.removeprefix(CONTINUATION)}
+    if ch not in spelled:
+        if corpus:
+            return f"{quoted(ch)} never appears in the corpus, so no piece can spell it"
+        return f"no piece of the vocabulary holds {quoted(ch)}, so nothing can spell it (add {quoted(needed)})"
+    if corpus:
+        if not start:
+            return f"no word of the corpus starts with {quoted(ch)}, so no piece can start {quoted(word)}"
+        return (f"{quoted(ch)} only ever starts words in the corpus, so no piece ({quoted(needed)}) "
+                f"can continue {quoted(done)}")
+    if not start:
+        return f"no piece of the vocabulary can start {quoted(word)}, not even {quoted(ch)}"
+    return (f"no piece of the vocabulary continues {quoted(done)} with {quoted(ch)}, not even "
+            f"{quoted(needed)}")
+
+
 # --- BPE vs WordPiece, step by step --------------------------------------------------------------
 
 
@@ -83,6 +121,7 @@ class RaceStep:
     wordpiece: tuple[Candidate, ...]
     bpe_ties: int
     wordpiece_ties: int
+    wordpiece_total: int = 0  # N: WordPiece's symbols at this step (the likelihood's P = count / N)
 
 
 @dataclass(frozen=True)
@@ -107,5 +146,8 @@ def race_steps(
         w_splits = [list(s) for s in w_seqs]
         b_ranked, b_ties = rank_by_count(b_splits, corpus.counts, tie, top_k)
         w_ranked, w_ties = rank_by_score(w_splits, corpus.counts, score_kind, tie)
-        steps.append(RaceStep(k, tuple(b_ranked), tuple(w_ranked[:top_k]), b_ties, w_ties))
+        total = sum(len(split) * n for split, n in zip(w_splits, corpus.counts))
+        steps.append(
+            RaceStep(k, tuple(b_ranked), tuple(w_ranked[:top_k]), b_ties, w_ties, total)
+        )
     return RaceView(bpe, wordpiece, result.first_difference, tuple(steps))

@@ -77,7 +77,10 @@ class RoundTrip:
 
 
 def round_trip(tokenizer: Tokenizer, text: str, tokens: Sequence[Token]) -> RoundTrip:
-    decoded = tokenizer.decode([t.id for t in tokens])
+    try:
+        decoded = tokenizer.decode([t.id for t in tokens])
+    except ValueError as error:  # e.g. an uploaded tokenizer.json whose decoder overran its limit
+        return RoundTrip(False, "", f"decoding failed: {error}")
     if decoded == text:
         return RoundTrip(True, decoded, "")
     normal_form = getattr(tokenizer, "normal_form", None)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import AbstractSet, Callable, Literal, Sequence
 
+from ..bounds import MAX_HF_WORD_BYTES
 from ..interface import Tokenizer
 from ..reference.hf import HFTokenizer
 from ..reference.hf_train import train_hf
@@ -112,6 +113,25 @@ class HFPoint:
         return HFTokenizer.from_str(self.tokenizer_json, name=name)
 
 
+def longest_word_bytes(text: str) -> int:
+    """UTF-8 bytes of the longest stretch without a space or line break: at least the longest word
+    any HF family's pre-tokenizer makes (each splits at spaces, and lines train one by one)."""
+    return max((len(word.encode("utf-8")) for line in text.splitlines()
+                for word in line.split(" ")), default=0)
+
+
+def hf_refusal(train_text: str) -> str | None:
+    """Why HF's trainers are not run on this text (a sentence to show), or None when they may be."""
+    longest = longest_word_bytes(train_text)
+    if longest <= MAX_HF_WORD_BYTES:
+        return None
+    return (
+        f"its longest stretch without a space is {longest:,} bytes, over the "
+        f"{MAX_HF_WORD_BYTES:,} that HF's trainers handle in seconds: they rewrite a whole word "
+        "for every merge made inside it, and text with no spaces is one long word"
+    )
+
+
 def train_family(family: HFFamily, train_text: str, vocab_size: int) -> HFTokenizer:
     """`bpe_bytes`: GPT-2-style byte-level BPE (our setting); `bpe`: word-level BPE with `</w>`;
     `wordpiece` and `unigram`: as reference.train_hf sets them up. Trained on the text's lines
@@ -131,7 +151,10 @@ def hf_lines(
 ) -> list[HFPoint]:
     """One HF family at each size, measured on `held_out`. A size the training text cannot reach
     gives a smaller model (`vocab_size` says which). Sizes HF refuses (ValueError from train_hf)
-    are skipped."""
+    are skipped. A text with a word too long for HF (`hf_refusal`) is refused with ValueError."""
+    refusal = hf_refusal(train_text)
+    if refusal is not None:
+        raise ValueError(f"HF {family} is not trained on this text: {refusal}")
     points: list[HFPoint] = []
     for done, size in enumerate(sizes):
         if progress is not None:

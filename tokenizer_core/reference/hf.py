@@ -108,6 +108,15 @@ def _tokens_only(tokenizer: tokenizers.Tokenizer) -> None:
     tokenizer.post_processor = None
 
 
+def unusable(reason: str) -> ValueError:
+    """The one message for a tokenizer.json that cannot be used, whatever the reason (it does
+    not parse, or it parses but cannot encode: isolated.py)."""
+    return ValueError(
+        f"this is not a tokenizer.json that HF tokenizers {tokenizers.__version__} can use "
+        f"({reason}); use a file written by Tokenizer.save(path)"
+    )
+
+
 # =============================================================================================
 # HF tokenizers: the wrapper
 
@@ -155,10 +164,7 @@ class HFTokenizer:
         try:
             tokenizer = tokenizers.Tokenizer.from_str(json_text)
         except Exception as error:  # tokenizers raises a bare Exception for every parse error
-            raise ValueError(
-                f"this is not a tokenizer.json that HF tokenizers {tokenizers.__version__} can "
-                f"load ({error}); use a file written by Tokenizer.save(path)"
-            ) from None
+            raise unusable(f"it does not load: {error}") from None
         return cls(tokenizer, name, copy=False)
 
     @classmethod

@@ -3,6 +3,8 @@
 Loading builds tiktoken encodings from offline rank files and trains our own BPE and WordPiece
 on Python's documentation, so it happens once per server (`st.cache_resource`); tokenizing, and
 the token table built from the tokens, are cached per (tokenizer, text, special-token mode).
+An uploaded tokenizer.json is the exception: untrusted, it runs in a worker process with a time
+limit, and everything made from it is cached for its session only (see `_isolated`).
 """
 
 from __future__ import annotations
@@ -14,26 +16,22 @@ import pandas as pd
 import streamlit as st
 
 from tokenizer_core import (
-    HFTokenizer,
     TiktokenTokenizer,
     Token,
     Tokenizer,
-    WordPieceTokenizer,
-    bpe_model,
-    corpus_from_counts,
-    corpus_from_text,
     load_tokenizer,
-    train_bpe,
-    train_wordpiece,
-    wordpiece_corpus,
 )
-from tokenizer_core.samples import english_reference_corpus, sample_text
-from tokenizer_core.trainers.wordpiece import bert_word_counts
-from ui.common.limits import MAX_PANELS, MAX_TOKENIZER_JSON_BYTES
+from tokenizer_core.reference.isolated import IsolatedTokenizer
+from tokenizer_core.registry import OUR_MERGES, TRAINED, trained_tokenizer
+from ui.common.limits import (
+    MAX_PANELS,
+    MAX_TOKENIZER_JSON_BYTES,
+    MAX_TOKENIZER_JSON_SECONDS,
+    MAX_UPLOADED_TOKENIZERS,
+)
 from ui.common.safe_text import literal
 from ui.common.tables import token_frame
 
-OUR_MERGES = 4_000
 BUILT_IN: dict[str, str] = {
     "gpt2": "GPT-2 (tiktoken)",
     "cl100k_base": "cl100k_base: GPT-4 (tiktoken)",
@@ -42,6 +40,8 @@ BUILT_IN: dict[str, str] = {
     "ours:bpe": f"Our byte-level BPE ({OUR_MERGES:,} merges)",
     "ours:wordpiece": f"Our WordPiece ({OUR_MERGES:,} merges)",
 }
+# What a newcomer sees side by side: the oldest real vocabulary, the newest, and one trained here.
+DEFAULT_TOKENIZERS = ("gpt2", "o200k_base", "ours:bpe")
 DESCRIPTIONS: dict[str, str] = {
     "gpt2": "OpenAI's GPT-2 vocabulary, 50,257 tokens, encoded by tiktoken.",
     "cl100k_base": "GPT-4's vocabulary, about 100k tokens; digits in groups of three.",
@@ -56,27 +56,16 @@ DESCRIPTIONS: dict[str, str] = {
 }
 # Loadable by name but not offered in the Playground: the Languages page's English+Chinese BPE.
 BILINGUAL = "lg:bpe-en-zh"
-BILINGUAL_MERGES = 1_000
+BILINGUAL_LABEL = "ours (EN+ZH)"
 SpecialMode = Literal["plain", "allow"]
 
 
 @st.cache_resource(show_spinner="Loading tokenizer…")
 def load(name: str) -> Tokenizer:
-    """A built-in (or hidden) tokenizer by name; trained ones are trained on first use."""
-    if name == "ours:bpe":
-        corpus = corpus_from_text(english_reference_corpus(), "byte")
-        training = train_bpe(corpus, OUR_MERGES, special_tokens=("<|endoftext|>",))
-        return bpe_model(training, name=BUILT_IN[name])
-    if name == BILINGUAL:
-        text = sample_text("english") + "\n" + sample_text("chinese")
-        training = train_bpe(corpus_from_text(text, "byte"), BILINGUAL_MERGES)
-        return bpe_model(training, name="ours (EN+ZH)")
-    if name == "ours:wordpiece":
-        words = corpus_from_counts(bert_word_counts(english_reference_corpus()), "word")
-        # The likelihood gain, not the ratio: on a corpus of ~4,000 distinct words the ratio
-        # spends its merges on rare pairs and leaves 'text' as t ##e ##x ##t.
-        training = train_wordpiece(wordpiece_corpus(words), OUR_MERGES, score="likelihood")
-        return WordPieceTokenizer.from_training(training, name=BUILT_IN[name])
+    """A built-in (or hidden) tokenizer by name. The ones trained here come from the on-disk
+    store (tokenizer_core/store.py): trained once per installed version, not once per server."""
+    if name in TRAINED:
+        return trained_tokenizer(name, BUILT_IN.get(name, BILINGUAL_LABEL))
     return load_tokenizer(name)
 
 
@@ -88,13 +77,20 @@ def load_tiktoken(name: str) -> TiktokenTokenizer:
     return tokenizer
 
 
-@st.cache_resource(max_entries=8, show_spinner="Reading tokenizer.json…")
-def _load_uploaded(digest: str, _data: bytes, filename: str) -> HFTokenizer:
-    return HFTokenizer.from_str(_data.decode("utf-8"), name=filename)
+# Uploaded tokenizer.json files are untrusted and per session (issue 9): each runs in its own
+# worker process with a time limit (tokenizer_core/reference/isolated.py), and everything made
+# from one lives in session-scoped caches, which Streamlit clears when the session disconnects
+# (on_release ends the worker). Nothing of an upload is kept process-wide.
+@st.cache_resource(scope="session", max_entries=MAX_UPLOADED_TOKENIZERS,
+                   on_release=IsolatedTokenizer.close,
+                   show_spinner="Starting your tokenizer.json in a process of its own…")
+def _isolated(digest: str, filename: str, _data: bytes) -> IsolatedTokenizer:
+    return IsolatedTokenizer(_data, filename, timeout=MAX_TOKENIZER_JSON_SECONDS)
 
 
 def add_upload(data: bytes, filename: str) -> str:
-    """Register an uploaded tokenizer.json; returns its name. Raises ValueError with the reason."""
+    """Register an uploaded tokenizer.json; returns its name. Raises ValueError with the reason:
+    too big, not UTF-8, does not load, or loads but cannot encode (isolated.PROBE_TEXT)."""
     if len(data) > MAX_TOKENIZER_JSON_BYTES:
         raise ValueError(
             f"{filename} is {len(data):,} bytes; the bound for a tokenizer.json is "
@@ -105,10 +101,26 @@ def add_upload(data: bytes, filename: str) -> str:
     except UnicodeDecodeError:
         raise ValueError(f"{filename} is not UTF-8 text, so it is not a tokenizer.json") from None
     digest = hashlib.sha256(data).hexdigest()[:16]
-    _load_uploaded(digest, data, filename)  # raises ValueError if HF cannot read it
+    _isolated(digest, filename, data)  # raises ValueError if it does not load or cannot encode
     name = f"hf:{digest}"
-    st.session_state.setdefault("uploaded_tokenizers", {})[name] = (filename, data)
+    kept = st.session_state.setdefault("uploaded_tokenizers", {})
+    kept.pop(name, None)  # uploaded again: now the newest
+    kept[name] = (filename, data)
     return name
+
+
+def _drop_oldest_uploads(prefix: str) -> list[str]:
+    """Keep the session's newest MAX_UPLOADED_TOKENIZERS uploads; returns the dropped files."""
+    kept = uploaded()
+    dropped: list[str] = []
+    while len(kept) > MAX_UPLOADED_TOKENIZERS:
+        name = next(iter(kept))
+        filename, data = kept.pop(name)
+        _isolated.clear(name[3:], filename, data)  # ends its worker now
+        chosen = st.session_state.get(f"{prefix}_tokenizers") or []
+        st.session_state[f"{prefix}_tokenizers"] = [n for n in chosen if n != name]
+        dropped.append(filename)
+    return dropped
 
 
 def upload_callback(prefix: str) -> None:
@@ -121,10 +133,15 @@ def upload_callback(prefix: str) -> None:
     except ValueError as error:
         st.session_state[f"{prefix}_hf_message"] = ("error", str(error))
         return
+    dropped = _drop_oldest_uploads(prefix)
     chosen = st.session_state.setdefault(f"{prefix}_tokenizers", [])
     if name not in chosen:
         st.session_state[f"{prefix}_tokenizers"] = [*chosen, name][-MAX_PANELS:]
-    st.session_state[f"{prefix}_hf_message"] = ("success", f"Added {upload.name} to the comparison.")
+    message = f"Added {upload.name} to the comparison."
+    if dropped:
+        message += (f" A session keeps its last {MAX_UPLOADED_TOKENIZERS} tokenizer.json files, "
+                    f"so {', '.join(dropped)} was removed.")
+    st.session_state[f"{prefix}_hf_message"] = ("success", message)
 
 
 def show_upload_message(prefix: str) -> None:
@@ -140,9 +157,11 @@ def uploaded() -> dict[str, tuple[str, bytes]]:
 
 
 def get(name: str) -> Tokenizer:
+    """A tokenizer by name; an upload's (re)starts its worker if it has none, so it may raise
+    ValueError (see tokenize)."""
     if name.startswith("hf:"):
         filename, data = uploaded()[name]
-        return _load_uploaded(name[3:], data, filename)
+        return _isolated(name[3:], filename, data)
     return load(name)
 
 
@@ -156,23 +175,58 @@ def choices() -> list[str]:
     return [*BUILT_IN, *uploaded()]
 
 
-@st.cache_resource(max_entries=64, show_spinner=False)
 def tokenize(name: str, text: str, special: SpecialMode) -> list[Token]:
     """Tokens of text; `special`: plain reads special-token strings as text, allow encodes them.
+    Raises ValueError when the tokenizer cannot encode the text (the page shows why)."""
+    if name.startswith("hf:"):
+        outcome = _uploaded_tokens(name, text, special)
+        if isinstance(outcome, str):
+            raise ValueError(outcome)
+        return outcome
+    return _tokens(name, text, special)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _tokens(name: str, text: str, special: SpecialMode) -> list[Token]:
+    """A built-in tokenizer's tokens, shared by every session.
 
     A resource cache, not a data cache: the list is shared, never copied or pickled (20,000
     characters make ~5,000 Token records, and callers only read them).
     """
-    tokenizer = get(name)
+    return _encode(get(name), text, special)
+
+
+@st.cache_resource(scope="session", max_entries=8, show_spinner=False)
+def _uploaded_tokens(name: str, text: str, special: SpecialMode) -> list[Token] | str:
+    """An upload's tokens, or why there are none, kept for this session only. The failure is
+    kept too: a rerun (a toggle, a hover) must not wait out the time limit again."""
+    try:
+        return _encode(get(name), text, special)
+    except ValueError as error:
+        return str(error)
+
+
+def _encode(tokenizer: Tokenizer, text: str, special: SpecialMode) -> list[Token]:
     if special == "allow":
         return tokenizer.encode(text, allowed_special="all")
     return tokenizer.encode(text, disallowed_special=())
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
 def token_table(name: str, text: str, special: SpecialMode) -> pd.DataFrame:
-    """The token table (ui.common.tables.token_frame) of `tokenize(name, text, special)`, built once per
-    key like the tokens themselves. Shared: callers read it and never change it."""
+    """The token table (ui.common.tables.token_frame) of `tokenize(name, text, special)`, built
+    once per key like the tokens (an upload's for its session only). Callers never change it."""
+    if name.startswith("hf:"):
+        return _uploaded_token_table(name, text, special)
+    return _token_table(name, text, special)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _token_table(name: str, text: str, special: SpecialMode) -> pd.DataFrame:
+    return token_frame(tokenize(name, text, special))
+
+
+@st.cache_resource(scope="session", max_entries=4, show_spinner=False)
+def _uploaded_token_table(name: str, text: str, special: SpecialMode) -> pd.DataFrame:
     return token_frame(tokenize(name, text, special))
 
 
@@ -180,5 +234,9 @@ def special_strings_in(text: str, names: list[str]) -> list[str]:
     """Special-token strings of any chosen tokenizer that occur in the text."""
     found: set[str] = set()
     for name in names:
-        found.update(s for s in get(name).special_tokens if s in text)
+        try:
+            specials = get(name).special_tokens
+        except ValueError:  # an upload whose worker cannot start: its panel says why
+            continue
+        found.update(s for s in specials if s in text)
     return sorted(found)

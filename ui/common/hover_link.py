@@ -2,7 +2,8 @@
 
 A components v2 component with JavaScript only. It listens for the mouse over any token span
 (`.tokview .tok`), reads the span's character range from its `data-s`/`data-e` attributes, and
-outlines the tokens of the *other* panels that cover the same characters. It also copies the
+outlines the tokens of the *other* panels that cover the same characters, and the other boxes of
+the same token (a token holding a line break is one box per line). It also copies the
 hovered span's hover text into its panel's readout line with `textContent`. It never reads or
 writes HTML: user text only ever arrives already escaped, through tokenizer_core/render.py.
 """
@@ -26,6 +27,12 @@ export default function (component) {
     const view = tok.closest(".tokview");
     const readout = view ? view.querySelector(".tokinfo") : null;
     if (readout) { readout.textContent = tok.getAttribute("title") || ""; }
+    // A token that holds a line break is drawn one box per line: outline its other boxes too.
+    if (view) {
+      view.querySelectorAll(".tok").forEach((el) => {
+        if (el !== tok && el.dataset.i === tok.dataset.i) { el.classList.add("linked"); }
+      });
+    }
     const s = Number(tok.dataset.s), e = Number(tok.dataset.e);
     if (!(e > s)) { return; }
     document.querySelectorAll(".tokview").forEach((other) => {

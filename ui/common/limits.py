@@ -5,4 +5,10 @@ The README lists them (section "Bounds"); a test checks the two agree.
 
 MAX_RENDER_TOKENS = 2_000  # tokens drawn per panel; beyond, a note says how many are hidden
 MAX_TOKENIZER_JSON_BYTES = 20_000_000  # an uploaded HF tokenizer.json
+# Seconds an uploaded tokenizer.json may take to load, or to encode or decode one text, in its
+# worker process (tokenizer_core/reference/isolated.py) before the worker is killed.
+MAX_TOKENIZER_JSON_SECONDS = 10
+MAX_UPLOADED_TOKENIZERS = 4  # tokenizer.json files one session keeps (the oldest goes first)
 MAX_PANELS = 6  # tokenizers compared at once
+MAX_LINK_DIGITS = 9  # digits of a number in a link (every number a link carries is below 10**9)
+MAX_LINK_CHOICE_CHARS = 200  # characters of a choice or a name list in a link (text: its own bound)

@@ -15,10 +15,17 @@ def _rounded(value: float | None) -> float | None:
     return None if value is None else round(value, 2)
 
 
+STATS_DETAIL = "what was lost"  # a column of stats_frame for a note under the table, not a cell
+
+
 def stats_frame(
     text: str, rows: Sequence[tuple[str, Tokenizer, Sequence[Token]]], window: int
 ) -> pd.DataFrame:
-    """One row per tokenizer: counts, compression, context share, round trip."""
+    """One row per tokenizer: tokens, compression, share of a `window`-token context, round trip.
+
+    What is the same on every row (the text's characters, bytes and words) is not a column, so
+    the table fits a laptop's width; nor is the round trip's long explanation (STATS_DETAIL).
+    """
     records = []
     for label, tokenizer, tokens in rows:
         stats = text_stats(text, tokens)
@@ -27,13 +34,12 @@ def stats_frame(
             {
                 "tokenizer": label,
                 "tokens": stats.tokens,
-                "characters": stats.characters,
-                "UTF-8 bytes": stats.utf8_bytes,
                 "chars / token": _rounded(stats.chars_per_token),
                 "bytes / token": _rounded(stats.bytes_per_token),
                 "words / token": _rounded(stats.words_per_token),
-                f"% of {window:,}-token context": round(100 * stats.context_share(window), 2),
-                "round trip": "OK" if trip.ok else f"lost: {trip.lost}",
+                "% of context": round(100 * stats.context_share(window), 2),
+                "round trip": "OK" if trip.ok else "lost",
+                STATS_DETAIL: trip.lost,
             }
         )
     return pd.DataFrame.from_records(records)
@@ -46,7 +52,8 @@ def token_frame(tokens: Sequence[Token]) -> pd.DataFrame:
             "#": range(len(tokens)),
             "id": [t.id for t in tokens],
             "text": [t.display(visible_whitespace=True) for t in tokens],
-            "token string": [t.piece for t in tokens],
+            # a token that splits a character has no string of its own: its bytes (<E4 BD>)
+            "token string": [t.display() if t.piece is None else t.piece for t in tokens],
             "bytes (hex)": [" ".join(f"{b:02X}" for b in t.bytes) for t in tokens],
             "start": [t.start for t in tokens],
             "end": [t.end for t in tokens],

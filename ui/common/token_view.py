@@ -21,13 +21,17 @@ class PanelData:
 
 
 def token_panel(text: str, panel: PanelData, options: RenderOptions, description: str = "") -> None:
-    """Header, token count, and the coloured tokens (at most MAX_RENDER_TOKENS drawn)."""
-    st.markdown(f"**{literal(panel.label)}**", help=description or None)
+    """The tokenizer's name beside its token count, and the coloured tokens (at most
+    MAX_RENDER_TOKENS drawn). Side by side, not one over the other: the first tokens of three
+    panels must fit a laptop's first screen."""
     if panel.error is not None:
+        st.markdown(f"**{literal(panel.label)}**", help=description or None)
         st.error(literal(panel.error), icon="⚠️")
         return
     tokens = panel.tokens
-    st.metric("Tokens", f"{len(tokens):,}")
+    name, count = st.columns([3, 2], vertical_alignment="center")
+    name.markdown(f"**{literal(panel.label)}**", help=description or None)
+    count.metric("Tokens", f"{len(tokens):,}")
     shown = tokens[:MAX_RENDER_TOKENS]
     drawn_text = text if len(shown) == len(tokens) else text[: shown[-1].end]
     st.html(render_tokens(drawn_text, shown, options, panel.disagree))

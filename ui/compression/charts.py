@@ -1,7 +1,8 @@
 """Chart builders for the Compression page: pure functions from a DataFrame to a plotly Figure.
 
-Colour names the corpus, line style names the tokenizer family, so a line reads the same on a
-black-and-white projector; reference tokenizers are big labelled markers at their vocab sizes.
+Colour names the corpus, line style and marker shape name the tokenizer family, so a line reads
+the same on a black-and-white projector; reference tokenizers are big markers at their vocab
+sizes, in the legend of every corpus and named on the chart once. No two families share a shape.
 Plotly reads a little HTML in names and hover text (`<a href>`, `<b>`), so a corpus name, which
 may be an uploaded file's name, goes through render.escape first.
 """
@@ -21,10 +22,12 @@ DASH = {OURS: "solid", "bpe_bytes": "dash", "bpe": "longdash", "wordpiece": "dot
         "unigram": "dashdot"}
 HF_SYMBOL = {"bpe_bytes": "circle-open", "bpe": "triangle-up", "wordpiece": "square",
              "unigram": "diamond"}
-REF_SYMBOL = {"gpt2": "diamond", "cl100k_base": "square", "o200k_base": "star"}
+# Shapes none of HF_SYMBOL uses (and not the [UNK] warning's x): the shape alone names the model.
+REF_SYMBOL = {"gpt2": "pentagon", "cl100k_base": "hourglass", "o200k_base": "star"}
 REF_SHORT = {"gpt2": "GPT-2", "cl100k_base": "cl100k", "o200k_base": "o200k"}
-# cl100k and o200k often compress alike: their labels go on opposite sides so they never collide
-REF_TEXT_SIDE = {"gpt2": "middle left", "cl100k_base": "middle left", "o200k_base": "middle right"}
+# cl100k and o200k often compress alike, side by side: cl100k is named on its left and o200k
+# above, so the names never collide, and o200k's never runs off the plot into the legend.
+REF_TEXT_SIDE = {"gpt2": "middle left", "cl100k_base": "middle left", "o200k_base": "top center"}
 TICKS = [256, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000, 128_000, 256_000]
 FALLBACK_COLOR = "#444444"
 FONT = "Inter, 'Source Sans Pro', 'DejaVu Sans', sans-serif"
@@ -66,7 +69,8 @@ def curve_figure(
     for corpus_key, corpus_part in data.groupby("corpus_key", sort=False):
         color = colors.get(str(corpus_key), FALLBACK_COLOR)
         corpus = escape(str(corpus_part["corpus"].iloc[0]))  # an upload's file name: user text
-        for (family, kind), part in corpus_part.groupby(["family", "kind"], sort=False):
+        for (family, kind), part in sorted(corpus_part.groupby(["family", "kind"], sort=False),
+                                           key=_legend_order):
             part = part.sort_values("vocab_size")
             label = FAMILY_LABELS.get(str(family), str(family))
             common = dict(
@@ -76,9 +80,8 @@ def curve_figure(
             if kind == "reference":
                 short = REF_SHORT.get(str(family), label)
                 text = [short if i in labelled else "" for i in part.index]
-                fig.add_trace(go.Scatter(  # labelled on the chart, so kept out of the legend
+                fig.add_trace(go.Scatter(  # in the legend of its corpus, named once on the chart
                     **common, name=label, mode="markers+text", text=text,
-                    showlegend=False,
                     textposition=REF_TEXT_SIDE.get(str(family), "middle left"), cliponaxis=False,
                     textfont=dict(size=20 if big else 15, color=color),
                     marker=dict(symbol=REF_SYMBOL.get(str(family), "x"), size=22 if big else 17,
@@ -109,6 +112,12 @@ def curve_figure(
     return fig
 
 
+def _legend_order(group: tuple[tuple, pd.DataFrame]) -> int:
+    """Within a corpus: our lines first, then the HF lines, then the reference tokenizers."""
+    (family, kind), _ = group
+    return 0 if family == OURS else 2 if kind == "reference" else 1
+
+
 def _topmost_references(data: pd.DataFrame, metric: str) -> set:
     """Row labels of the highest marker of each reference tokenizer: the only one named on the
     chart (the others sit right under it at the same vocab size, so one name serves them all)."""
@@ -136,9 +145,9 @@ def _unk_marks(fig: go.Figure, data: pd.DataFrame, metric: str, big: bool) -> No
 def _layout(fig: go.Figure, data: pd.DataFrame, metric: str, mark: int | None, big: bool) -> None:
     base = 20 if big else 16
     top = max([*data["vocab_size"], mark or 0, 4_000])
-    room = 1.35  # o200k's label sits to the right of its marker: leave room for it
+    room = 1.35  # right of the last point: room for its marker
     if (data["kind"] == "reference").any():
-        room = 3.2 if big else 2.4
+        room = 1.8 if big else 1.6  # o200k's big star at 200k
     low_log, high_log = math.log10(200), math.log10(top * room)
     ticks = [t for t in TICKS if t <= top * room]
     # Tall enough that the legend (one group per corpus) never needs its own scroll bar.

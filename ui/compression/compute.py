@@ -25,13 +25,20 @@ from tokenizer_core.measure.compression import (
     split_held_out,
 )
 from tokenizer_core.measure.metrics import TextStats, text_stats, word_set
-from tokenizer_core.measure.quality import HFFamily, HFPoint, Quality, hf_lines, measure
+from tokenizer_core.measure.quality import (
+    HFFamily,
+    HFPoint,
+    Quality,
+    hf_lines,
+    hf_refusal,
+    measure,
+)
 from tokenizer_core.registry import ENCODINGS
 from ui.common import catalog
+from ui.common.cancel import throttled
+from ui.common.safe_text import literal
 from ui.compression.frames import FAMILY_NAMES
 from ui.compression.limits import CURVE_CACHE_ENTRIES, QUALITY_CACHE_ENTRIES
-
-PROGRESS_UPDATES = 20  # bar updates per run: each is a message to the browser
 
 
 def split(text: str, held_out_pct: int) -> HeldOutSplit:
@@ -39,12 +46,14 @@ def split(text: str, held_out_pct: int) -> HeldOutSplit:
 
 
 def _bar(label: str):
-    """A progress bar and a throttled train_bpe-style callback that moves it."""
+    """A progress bar and a throttled train_bpe-style callback that moves it.
+
+    subtle: the bar's text is Markdown and `label` may name the user's file, so callers pass it
+    through literal() (a name like ![x](http://...) would otherwise be fetched as an image)."""
     bar = st.progress(0.0, text=label)
 
     def update(done: int, total: int, what: str = "") -> None:
-        step = max(1, total // PROGRESS_UPDATES)
-        if total and (done % step == 0 or done == total):
+        if total:
             bar.progress(min(1.0, done / total), text=f"{label} {what}".rstrip())
 
     return bar, update
@@ -55,11 +64,10 @@ def our_curve(
     digest: str, held_out_pct: int, max_merges: int, label: str, _text: str
 ) -> CompressionCurve:
     """Byte-level BPE trained once up to max_merges; tokens on both parts for every k."""
-    bar, update = _bar(f"Training byte-level BPE on {label}:")
-
-    def progress(done: int, total: int) -> None:
-        update(done, total, f"merge {done:,} of {total:,}")
-
+    bar, update = _bar(f"Training byte-level BPE on {literal(label)}:")
+    # every merge asks whether the tab is still open; the bar moves a few times a second,
+    # which is also where Streamlit stops this run when a newer one replaced it
+    progress = throttled(lambda done, total: update(done, total, f"merge {done:,} of {total:,}"))
     # via the module, so a test can count training runs by wrapping compression_curve
     curve = compression.compression_curve(split(_text, held_out_pct), max_merges, progress=progress)
     bar.empty()
@@ -80,13 +88,19 @@ def reference_points(
     return points
 
 
+@st.cache_data(max_entries=CURVE_CACHE_ENTRIES, show_spinner=False)
+def hf_refused(digest: str, held_out_pct: int, _text: str) -> str | None:
+    """Why the HF lines are not trained on this corpus (quality.hf_refusal), or None."""
+    return hf_refusal(split(_text, held_out_pct).train)
+
+
 @st.cache_data(max_entries=4 * CURVE_CACHE_ENTRIES, show_spinner=False)
 def hf_family(
     digest: str, held_out_pct: int, family: HFFamily, sizes: tuple[int, ...], label: str, _text: str
 ) -> list[HFPoint]:
     """One HF family trained on the same training part at each size."""
     name = FAMILY_NAMES[family]
-    bar, update = _bar(f"Training {name} on {label}:")
+    bar, update = _bar(f"Training {name} on {literal(label)}:")
 
     def progress(done: int, total: int) -> None:
         if done < total:

@@ -4,7 +4,7 @@ doubling of the vocabulary buys. Plain pandas; the charts read these frames and 
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Mapping, Sequence
 
 import pandas as pd
 
@@ -87,24 +87,26 @@ def curve_frame(rows: list[dict]) -> pd.DataFrame:
     return pd.DataFrame.from_records(rows, columns=CURVE_COLUMNS)
 
 
+DOUBLING_STEP = "vocab size"
+
+
 def doubling_frame(
     curves: Sequence[tuple[str, CompressionCurve]], sizes: Sequence[int]
 ) -> pd.DataFrame:
-    """Per corpus: the share of held-out tokens saved by each step between `sizes` (our line)."""
-    records = []
+    """One row per step between `sizes` ("256 → 500"), one column per corpus: the share of
+    held-out tokens our line saves over that step, as text ("54.6%"). A step past the end of a
+    line says so ("n/a: the line ends at 1,360"). Steps run down the rows so that the table keeps
+    its width when the vocabulary grows; corpora are few."""
+    frame = pd.DataFrame({DOUBLING_STEP: [f"{a:,} → {b:,}" for a, b in zip(sizes, sizes[1:])]})
     for corpus, curve in curves:
-        record: dict[str, object] = {"corpus": corpus}
         top = BYTE_VOCAB + curve.learned_merges
-        for low, high in zip(sizes, sizes[1:]):
-            column = f"{low:,} → {high:,}"
-            if high > top:
-                record[column] = None
-                continue
-            before = curve.held_out_tokens[low - BYTE_VOCAB]
-            after = curve.held_out_tokens[high - BYTE_VOCAB]
-            record[column] = 1 - after / before
-        records.append(record)
-    return pd.DataFrame.from_records(records)
+        tokens = curve.held_out_tokens
+        frame[corpus] = [
+            f"{1 - tokens[high - BYTE_VOCAB] / tokens[low - BYTE_VOCAB]:.1%}" if high <= top
+            else f"n/a: the line ends at {top:,}"
+            for low, high in zip(sizes, sizes[1:])
+        ]  # fmt: skip
+    return frame
 
 
 QUALITY_HELP: dict[str, str] = {
@@ -150,7 +152,7 @@ def quality_frame(rows: Sequence[tuple[str, str, Quality]]) -> pd.DataFrame:
             "round trip": "OK" if q.round_trip_ok else "lossy",
             "words kept whole": q.single_token_words,
             "tokens per unseen word": q.tokens_per_unseen_word,
-            "unseen words": q.unseen_words if q.tokens_per_unseen_word is not None else None,
+            "unseen words": q.unseen_words if q.single_token_words is not None else None,
             "entropy (bits)": q.usage_entropy,
             "normalized entropy": q.normalized_entropy,
             "Rényi efficiency": q.renyi_efficiency,
@@ -161,6 +163,57 @@ def quality_frame(rows: Sequence[tuple[str, str, Quality]]) -> pd.DataFrame:
 
 
 PERCENT_COLUMNS = ("words kept whole", "vocab used", "UNK rate", "char coverage")
+WHOLE_COLUMNS = ("vocab size", "tokens", "unseen words")
+WORD_COLUMNS = ("tokens / word", "words kept whole", "tokens per unseen word", "unseen words")
+# The grid's tabs, one question each: all of the table at once is twice a laptop's width.
+# ("unseen words" is the same for every tokenizer of a corpus: the Words tab says it once.)
+QUALITY_TABS: dict[str, tuple[str, ...]] = {
+    "Compression": ("vocab size", "tokens", "chars / token", "bytes / token"),
+    "Words": ("tokens / word", "words kept whole", "tokens per unseen word"),
+    "Coverage and round trip": ("char coverage", "UNK rate", "round trip"),
+    "Vocabulary use": ("vocab used", "entropy (bits)", "normalized entropy", "Rényi efficiency"),
+}
+Why = Callable[[pd.Series, str], str]
+
+
+def has_spaces(row: pd.Series) -> bool:
+    """Whether the row's corpus separates words by spaces (else it has no per-word numbers)."""
+    return not pd.isna(row["words kept whole"])
+
+
+def why_empty(row: pd.Series, column: str) -> str:
+    """What an empty cell of the quality table means, in the words the cell shows."""
+    if column in WORD_COLUMNS and not has_spaces(row):
+        return f"n/a: no spaces in {row['corpus']}"
+    if column == "tokens per unseen word":
+        return "n/a: no unseen words"
+    return "n/a"
+
+
+def _format(column: str) -> str:
+    """The grid's own format of a quality column (see the page's column_config)."""
+    if column in PERCENT_COLUMNS:
+        return "{:.1%}"
+    return "{:,.0f}" if column in WHOLE_COLUMNS else "{:.2f}"
+
+
+def fill_empty(frame: pd.DataFrame, why: Why, formats: Mapping[str, str] | None = None,
+               columns: Sequence[str] = ()) -> pd.DataFrame:
+    """`frame` with every column that has an empty cell, and every one of `columns`, as text:
+    each number in its format, each empty cell saying what it means. (Streamlit's grid draws an
+    empty cell as the word "None", which says nothing.)"""
+    shown = frame.copy()
+    for column in frame.columns:
+        values = frame[column]
+        if column not in columns and not values.isna().any():
+            continue
+        pattern = (formats or {}).get(column) or _format(column)
+        shown[column] = [
+            why(row, column) if pd.isna(value) else value if isinstance(value, str)
+            else pattern.format(value)
+            for (_, row), value in zip(frame.iterrows(), values)
+        ]  # fmt: skip
+    return shown
 
 
 def unk_notes(frame: pd.DataFrame) -> list[str]:
@@ -178,10 +231,12 @@ def unk_notes(frame: pd.DataFrame) -> list[str]:
 
 
 def percent_view(frame: pd.DataFrame) -> pd.DataFrame:
-    """The table as shown: shares as percentages (0-100), so one format fits every cell."""
-    shown = frame.copy()
+    """The table as the grid shows it: shares as percentages (0-100), so one format fits every
+    cell; a column with an empty cell is text, each empty cell saying why (why_empty)."""
+    shown = fill_empty(frame, why_empty)
     for column in PERCENT_COLUMNS:
-        shown[column] = shown[column] * 100
+        if shown[column].dtype.kind == "f":
+            shown[column] = shown[column] * 100
     return shown
 
 
@@ -190,16 +245,9 @@ PROJECTOR_COLUMNS = ("tokenizer", "corpus", "chars / token", "bytes / token", "c
 
 
 def projector_view(frame: pd.DataFrame) -> pd.DataFrame:
-    """The key columns as short text, for a static table in large type."""
-    def number(value: object) -> str:
-        return "—" if pd.isna(value) else f"{value:.2f}"  # type: ignore[str-format]
-
-    def percent(value: object) -> str:
-        return "—" if pd.isna(value) else f"{value:.0%}"  # type: ignore[str-format]
-
-    shown = frame.loc[:, list(PROJECTOR_COLUMNS)].copy()
-    for column in ("chars / token", "bytes / token", "tokens per unseen word"):
-        shown[column] = shown[column].map(number)
-    for column in ("char coverage", "words kept whole"):
-        shown[column] = shown[column].map(percent)
+    """The key columns as short text, for a static table in large type; an empty cell says
+    why (why_empty)."""
+    numbers = [c for c in PROJECTOR_COLUMNS if c not in ("tokenizer", "corpus")]
+    formats = {c: "{:.0%}" if c in PERCENT_COLUMNS else "{:.2f}" for c in numbers}
+    shown = fill_empty(frame.loc[:, list(PROJECTOR_COLUMNS)], why_empty, formats, numbers)
     return shown.set_index("tokenizer")

@@ -64,7 +64,7 @@ def token_row(title: str, sentence: str, tokens: Sequence[Token], options: Rende
 
 
 def classroom_view(options: RenderOptions) -> None:
-    left, right = st.columns([1, 3])
+    left, right = st.columns([1, 2])  # both of the level's buttons, in presentation's type too
     level = left.segmented_control(
         "Level", ["sentence", "word"], key="cp_class_level", persist_state=KEEP,
         help="sentence: spaces are ordinary characters, so merges may cross words. "

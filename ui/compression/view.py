@@ -3,6 +3,7 @@ defaults, what each split trained on, notes on lines that end early, and the qua
 
 from __future__ import annotations
 
+import unicodedata
 from functools import partial
 from typing import Callable, Mapping, Sequence
 
@@ -21,12 +22,15 @@ from ui.compression import compute as compute
 from ui.compression.charts import curve_figure
 from ui.compression.corpora import COLORS, DEFAULT_CORPORA, CorpusChoice
 from ui.compression.frames import (
+    DOUBLING_STEP,
     FAMILY_LABELS,
     FAMILY_NAMES,
     PERCENT_COLUMNS,
     QUALITY_HELP,
+    QUALITY_TABS,
     curve_frame,
     doubling_frame,
+    has_spaces,
     percent_view,
     projector_view,
     quality_frame,
@@ -131,11 +135,38 @@ def _quality_rows(usable: Usable, hf: Mapping[str, Mapping[str, Sequence[HFPoint
     return rows
 
 
+TEXT_COLUMNS = ("tokenizer", "corpus", "round trip", "what decoding loses")
+CHAR_PX, CELL_PADDING_PX = 6.5, 20  # the grid's 14-pixel type: a generous average character
+
+
+def _column_width(frame: pd.DataFrame, column: str) -> int:
+    """Pixels for a text column, its title included. subtle: the grid sizes a column by its
+    first rows only, so a long cell further down ("HF WordPiece, 3,036 (asked for 1,000)",
+    "n/a: the line ends at 1,360") would be cut off."""
+    longest = max(_text_units(str(text)) for text in [column, *frame[column]])
+    return CELL_PADDING_PX + round(CHAR_PX * longest)
+
+
+def _text_units(text: str) -> int:
+    """Width in average characters: a wide (CJK) character counts two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
 def _column_config(frame: pd.DataFrame) -> dict:
-    config: dict = {"tokenizer": st.column_config.TextColumn("tokenizer", pinned=True)}
+    config: dict = {
+        "tokenizer": st.column_config.TextColumn("tokenizer", pinned=True,
+                                                 width=_column_width(frame, "tokenizer")),
+        "corpus": st.column_config.TextColumn("corpus", width=_column_width(frame, "corpus")),
+    }
     for column in frame.columns:
         help_text = QUALITY_HELP.get(column)
-        if column in PERCENT_COLUMNS:  # shown as 0-100 by percent_view
+        if column in ("tokenizer", "corpus"):
+            continue
+        if column not in TEXT_COLUMNS and not pd.api.types.is_numeric_dtype(frame[column]):
+            # numbers written as text by percent_view, beside cells that say why they are empty
+            config[column] = st.column_config.TextColumn(
+                column, help=help_text, width=_column_width(frame, column), alignment="right")
+        elif column in PERCENT_COLUMNS:  # shown as 0-100 by percent_view
             config[column] = st.column_config.NumberColumn(column, help=help_text, format="%.1f%%")
         elif column in ("tokens", "vocab size", "unseen words"):
             config[column] = st.column_config.NumberColumn(column, help=help_text,
@@ -151,18 +182,20 @@ def quality_section(usable: Usable, hf: Mapping[str, Mapping[str, Sequence[HFPoi
                     compare: int, held_out_pct: int, curve_points: pd.DataFrame) -> None:
     """The quality table at one vocab size, for every corpus, with CSV downloads."""
     st.subheader(f"Quality at {compare:,} vocab, on the held-out text")
+    big = presentation_mode()  # a static table takes the page's large type; the grid does not
     st.caption(
         "Ours and the HF models at the size chosen above (a model may stop short of it on a small "
-        "corpus), and the three real tokenizers at theirs. Hover a column title for its meaning."
+        "corpus), and the three real tokenizers at theirs."
+        + ("" if big else " Hover a column title for its meaning.")
     )
     frame = quality_frame(_quality_rows(usable, hf, compare, held_out_pct))
-    if presentation_mode():  # a static table takes the page's large type; the grid does not
-        view = projector_view(frame)
-        st.table(view.assign(corpus=view["corpus"].map(literal)))  # st.table reads Markdown
+    if big:
+        _static_table(projector_view(frame))
         st.caption("Presentation mode shows the key columns; the CSV has every number.")
     else:
-        st.dataframe(percent_view(frame), hide_index=True, width="stretch", height="content",
-                     column_config=_column_config(frame))
+        for tab, columns in zip(st.tabs(list(QUALITY_TABS)), QUALITY_TABS.values()):
+            with tab:
+                _quality_tab(frame, columns)
     left, right = st.columns(2)
     csv_download(left, "Download this table (CSV)", frame, f"compression-quality-{compare}.csv",
                  key="cp_download_quality")
@@ -170,18 +203,56 @@ def quality_section(usable: Usable, hf: Mapping[str, Mapping[str, Sequence[HFPoi
                  "compression-curves.csv", key="cp_download_curves")
 
 
+def _static_table(frame: pd.DataFrame) -> None:
+    """st.table reads Markdown in every cell and header: corpus names and the reasons quoting
+    them are user text, so all of it goes through literal()."""
+    st.table(frame.map(literal).rename(index=literal, columns=literal))
+
+
+def _quality_tab(frame: pd.DataFrame, columns: Sequence[str]) -> None:
+    """One tab of the quality grid: tokenizer, corpus and `columns`. The per-word tab leaves out
+    the corpora that have no words to count, and says so; the round-trip tab says in words what
+    a lossy round trip loses (too long for a cell)."""
+    rows = _word_rows(frame) if "words kept whole" in columns else frame
+    if not rows.empty:
+        view = percent_view(rows.reset_index(drop=True)).loc[:, ["tokenizer", "corpus", *columns]]
+        st.dataframe(view, hide_index=True, width="stretch", height="content",
+                     column_config=_column_config(view))
+    if "round trip" in columns:
+        lossy = rows[rows["round trip"] != "OK"]
+        lines = [f"- {literal(t)} on {literal(c)}: {literal(lost)}" for t, c, lost
+                 in zip(lossy["tokenizer"], lossy["corpus"], lossy["what decoding loses"])]
+        if lines:
+            st.caption("What decoding loses:\n" + "\n".join(lines))
+
+
+def _word_rows(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows with per-word numbers. A note per corpus: how many of its held-out words its
+    training part never has (the same for every tokenizer), or why it has no per-word numbers."""
+    notes = []
+    for corpus, part in frame.groupby("corpus", sort=False):
+        name = literal(str(corpus))  # it may name the user's file
+        if has_spaces(part.iloc[0]):
+            unseen = int(part["unseen words"].iloc[0])
+            notes.append(f"{name}: {unseen:,} words of its held-out part never occur in its "
+                         "training part (the unseen words).")
+        else:
+            notes.append(f"{name} has no spaces between words: no per-word numbers.")
+    st.caption("\n".join(f"- {note}" for note in notes))
+    return frame[frame.apply(has_spaces, axis=1).to_numpy(dtype=bool)]
+
+
 def doubling_section(curves: Sequence[tuple[str, CompressionCurve]], vocab: int, big: bool) -> None:
     st.subheader("What each doubling buys")
     st.caption("Share of held-out tokens saved by each (roughly) doubled vocabulary, on our line: "
                "the returns shrink as the vocabulary grows.")
     frame = doubling_frame(curves, [s for s in (BYTE_VOCAB, *HF_SIZES) if s <= vocab])
-    if big:  # a static table takes the page's large type, and reads Markdown
-        shares = frame.assign(corpus=frame["corpus"].map(literal)).set_index("corpus")
-        st.table(shares.map(lambda v: "—" if pd.isna(v) else f"{v:.0%}"))
+    if big:  # a static table takes the page's large type
+        _static_table(frame.set_index(DOUBLING_STEP))
     else:
-        st.dataframe(frame, hide_index=True, width="stretch",
-                     column_config={c: st.column_config.NumberColumn(c, format="percent")
-                                    for c in frame.columns if c != "corpus"})
+        st.dataframe(frame, hide_index=True, width="content", column_config={
+            c: st.column_config.TextColumn(c, alignment="right", width=_column_width(frame, c))
+            for c in frame.columns if c != DOUBLING_STEP})
 
 
 def draw_chart(slot, rows: list[dict], metric: str, compare: int, big: bool,

@@ -127,14 +127,23 @@ def emoji_chart(frame: pd.DataFrame, big: bool = False) -> go.Figure:
     fig = go.Figure(go.Heatmap(
         z=grid.to_numpy(), x=list(grid.columns), y=list(grid.index), colorscale="Blues",
         texttemplate="%{z:.1f}", textfont={"size": size + 1}, xgap=3, ygap=3,
-        colorbar={"title": {"text": "per emoji"}, "thickness": 14},
+        showscale=False,  # every cell carries its number; the columns need the width
         hovertemplate="%{y}, %{x}: %{z:.2f} per emoji on average<extra></extra>",
     ))  # fmt: skip
     fig.update_yaxes(autorange="reversed", title="", showgrid=False)
-    fig.update_xaxes(side="top", title="", showgrid=False)
+    # Column names on top, level and on two lines ("ZWJ<br>family"): turned 45°, they would
+    # reach up into the title.
+    fig.update_xaxes(side="top", title="", showgrid=False, tickangle=0,
+                     tickvals=list(grid.columns),
+                     ticktext=[str(c).replace(" ", "<br>", 1) for c in grid.columns])
     rows = len(grid.index)
     title = "What one emoji costs, by kind (mean per emoji)"
-    return _style(fig, title, big, height=110 + 62 * rows)
+    fig = _style(fig, title, big, height=140 + 62 * rows)
+    # subtle: a title in the container with automargin pushes the plot down below it, tick
+    # labels included; the default title sits in the middle of the top margin, on the labels.
+    fig.update_layout(title={"yref": "container", "y": 1, "yanchor": "top", "automargin": True,
+                             "pad": {"t": 10, "b": 14}})
+    return fig
 
 
 def grow_chart(curve: pd.DataFrame, references: pd.DataFrame, n: int | None = None,

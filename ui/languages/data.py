@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import streamlit as st
 
+from tokenizer_core.registry import BILINGUAL_MERGES
 from ui.common import catalog
 
 BILINGUAL = catalog.BILINGUAL
-BILINGUAL_MERGES = catalog.BILINGUAL_MERGES
 NAMES = ("gpt2", "cl100k_base", "o200k_base", "ours:bpe", BILINGUAL)
 DEFAULT_NAMES = ["gpt2", "cl100k_base", "o200k_base", "ours:bpe"]
 SHORT: dict[str, str] = {  # row headers and chart legends: short enough for a projector

@@ -7,6 +7,7 @@ from typing import Sequence
 import streamlit as st
 
 from tokenizer_core.samples import emoji_catalogue
+from ui.common.page_state import KEEP
 from ui.common.shell import presentation_mode
 from ui.common.tables import csv_download
 from ui.languages import data as data
@@ -36,7 +37,7 @@ def emoji_section(names: Sequence[str]) -> None:
     st.subheader("Look closer")
     by_name = {e.name: e for e in entries}
     default = list(by_name).index(CLOSER_DEFAULT) if CLOSER_DEFAULT in by_name else 0
-    chosen = st.selectbox("Emoji", list(by_name), index=default, key="lg_emoji_pick",
+    chosen = st.selectbox("Emoji", list(by_name), index=default, key="lg_emoji_pick", persist_state=KEEP,
                           format_func=lambda n: f"{by_name[n].emoji}  {n}")
     if chosen:
         ruler(by_name[chosen].emoji, names, code_points=True)

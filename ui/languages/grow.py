@@ -17,6 +17,8 @@ from tokenizer_core.measure.vocab_growth import (
     is_han_or_punctuation,
 )
 from tokenizer_core.samples import sample_text
+from ui.common.page_state import KEEP
+from ui.common.safe_text import literal
 from ui.common.shell import presentation_mode
 from ui.languages import data as data
 from ui.languages.charts import grow_chart
@@ -47,13 +49,14 @@ def _texts(
     """(training text, held-out text, a sentence saying which), or None when there is no text."""
     if setup == "sample_pairs":
         return (sample_text("chinese"), "\n".join(zh_sentences),
-                f"Training: {SAMPLE} (all of it). Held out: the Chinese side of {pair_source}.")
+                f"Training: {SAMPLE} (all of it). Held out: the Chinese side of "
+                f"{literal(pair_source)}.")  # it may name the user's file
     percent = st.slider("Train on the first … % (the rest is held out)", 50, 90, 70, step=5,
-                        key="lg_grow_split", format="%d%%")
+                        key="lg_grow_split", format="%d%%", persist_state=KEEP)
     if setup == "sample_split":
         train, held = _split(sample_text("chinese"), percent)
         return train, held, f"Training: the first {percent}% of {SAMPLE}. Held out: the rest."
-    text = st.text_area("Your Chinese text", key="lg_grow_text", height=140,
+    text = st.text_area("Your Chinese text", key="lg_grow_text", height=140, persist_state=KEEP,
                         max_chars=MAX_GROW_CHARS,
                         help=f"Up to {MAX_GROW_CHARS:,} characters.")
     if not text.strip():
@@ -71,13 +74,14 @@ def grow_section(names: Sequence[str], pair_source: str, zh_sentences: Sequence[
         "just characters."
     )
     setup = st.segmented_control("Texts", list(SETUPS), format_func=SETUPS.__getitem__,
-                                 key="lg_grow_setup", default="sample_pairs") or "sample_pairs"
+                                 key="lg_grow_setup", default="sample_pairs",
+                                 persist_state=KEEP) or "sample_pairs"
     texts = _texts(setup, pair_source, zh_sentences)
     if texts is None:
         return
     train, heldout, which = texts
     punctuation = st.toggle("Also add Chinese punctuation (，。！？“”…) as tokens",
-                            key="lg_grow_punct")
+                            key="lg_grow_punct", persist_state=KEEP)
     st.caption(f"{which} {len(train):,} training and {len(heldout):,} held-out characters.")
     if not heldout:
         st.warning("The held-out part is empty: train on a smaller share.", icon="⚠️")
@@ -89,7 +93,7 @@ def grow_section(names: Sequence[str], pair_source: str, zh_sentences: Sequence[
         return
     top = len(curve.added)
     st.session_state["lg_grow_n"] = min(st.session_state.get("lg_grow_n", min(100, top)), top)
-    n = st.slider("N: characters added", 0, top, key="lg_grow_n")
+    n = st.slider("N: characters added", 0, top, key="lg_grow_n", persist_state=KEEP)
     references = pd.DataFrame({
         "label": [data.label(x) for x in names] + ["one token per character"],
         "tokens": [data.counts(x, (heldout,))[0] for x in names] + [len(heldout)],

@@ -9,6 +9,7 @@ import streamlit as st
 
 from tokenizer_core.measure.byte_ruler import render_ruler
 from ui.common import catalog
+from ui.common.page_state import KEEP
 from ui.common.pills import fill_from_pills
 from ui.common.safe_text import literal
 from ui.common.shell import presentation_mode
@@ -75,11 +76,11 @@ def ruler_section(names: Sequence[str]) -> None:
              args=("lg_ruler_preset", "lg_ruler_text", PRESETS),
              help="Each replaces the text in the box.")
     text = st.text_area(
-        "Text", key="lg_ruler_text", height=90, max_chars=MAX_RULER_INPUT_CHARS,
+        "Text", key="lg_ruler_text", height=90, max_chars=MAX_RULER_INPUT_CHARS, persist_state=KEEP,
         help=f"Up to {MAX_RULER_INPUT_CHARS:,} characters are tokenized; the first "
         f"{MAX_RULER_CHARS:,} are drawn.",
     )  # fmt: skip
-    code_points = st.toggle("Show code points (U+…)", key="lg_ruler_cp")
+    code_points = st.toggle("Show code points (U+…)", key="lg_ruler_cp", persist_state=KEEP)
     if not text:
         st.info("Type or paste some text above, or pick an example.", icon="✍️")
         return

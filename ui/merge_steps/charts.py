@@ -15,6 +15,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from tokenizer_core.lessons.narration import score_formula
 from tokenizer_core.render import escape
 
 WIN, TIE, OTHER = "#1b7f3b", "#c46a00", "#8a93a6"
@@ -35,7 +36,8 @@ def overview_figure(frame: pd.DataFrame, big: bool = False) -> go.Figure:
     """
     titles = ("Count of the pair merged<br><sub>striped: it won a tie</sub>",
               "Vocabulary and corpus size")
-    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.1, subplot_titles=titles,
+    # the gap holds the right chart's tick labels and axis title clear of the left chart
+    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.16, subplot_titles=titles,
                         specs=[[{}, {"secondary_y": True}]])
     merged = frame[frame["step"] > 0]
     tied = merged["ties"].fillna(1) > 1
@@ -64,7 +66,8 @@ def overview_figure(frame: pd.DataFrame, big: bool = False) -> go.Figure:
                      tickformat=",d")
     fig.update_yaxes(tickformat=",d", row=1, col=1)
     fig.update_layout(height=360 if big else 310, margin=dict(l=10, r=10, t=50, b=10),
-                      font=_font(big), legend=dict(orientation="h", y=-0.25), bargap=0.15)
+                      font=_font(big), legend=dict(orientation="h", y=-0.25, x=0.58),  # under its chart
+                      bargap=0.15)
     return fig
 
 
@@ -90,14 +93,23 @@ def prefix_figure(frame: pd.DataFrame, k: int, big: bool = False) -> go.Figure:
     return fig
 
 
-def _bars(part: pd.DataFrame, rule: str) -> go.Bar:
+# Each WordPiece score's own formula, for the chart's subplot title (narration.score_formula
+# writes the same formula with a pair's numbers in it).
+SCORE_TITLES = {
+    "ratio": "count(ab) / (count(a)·count(b))",
+    "likelihood": "count(ab)·ln(count(ab)·N / (count(a)·count(b)))",
+}
+
+
+def _bars(part: pd.DataFrame, rule: str, score: str) -> go.Bar:
     colors = [WIN if f == 2 else TIE if f == 1 else OTHER for f in part["flag"]]
     star = ["  ★" if f == 2 else "" for f in part["flag"]]
-    rows = zip(part["count"], part["count_a"], part["count_b"], part["score"], star)
+    rows = zip(part["count"], part["count_a"], part["count_b"], part["score"], part["total"], star)
     if rule == "BPE":  # the count decides; the parts' counts are there to compare with WordPiece
-        text = [f"{c:,}{w}   (a {a:,}, b {b:,})" for c, a, b, _, w in rows]
+        text = [f"{c:,}{w}   (a {a:,}, b {b:,})" for c, a, b, _, _, w in rows]
     else:
-        text = [f"{c:,}/({a:,}·{b:,}) = {s:.3g}{w}" for c, a, b, s, w in rows]
+        text = [f"{score_formula(score, c, a, b, n, compact=True)} = {s:.3g}{w}"
+                for c, a, b, s, n, w in rows]
     return go.Bar(
         x=part["score"], y=part["position"], orientation="h", marker_color=colors,
         marker_pattern_shape=["/" if f == 1 else "" for f in part["flag"]],
@@ -109,15 +121,21 @@ def _bars(part: pd.DataFrame, rule: str) -> go.Bar:
     )
 
 
+# How far each side's x axis runs past its longest bar: room for the label beside the bar
+# (the likelihood's arithmetic is the longest).
+ROOM = {"BPE": 1.75, "ratio": 1.75, "likelihood": 2.4}
+
+
 def _frame_layout(step_part: pd.DataFrame, step: int, first_difference: int | None,
-                  rows: int) -> dict:
+                  rows: int, score: str) -> dict:
     layout: dict = {}
     titles = []
     for col, rule in enumerate(("BPE", "WordPiece"), start=1):
         part = step_part[step_part["rule"] == rule].sort_values("position")
         suffix = "" if col == 1 else "2"
         top = float(part["score"].max()) if len(part) else 1.0
-        layout[f"xaxis{suffix}"] = dict(range=[0, top * 1.75], showticklabels=False)
+        room = ROOM["BPE" if col == 1 else score]
+        layout[f"xaxis{suffix}"] = dict(range=[0, top * room], showticklabels=False)
         layout[f"yaxis{suffix}"] = dict(
             tickvals=list(part["position"]), ticktext=[escape(p) for p in part["pair"]],
             range=[rows - 0.5, -0.5],
@@ -133,18 +151,21 @@ def _frame_layout(step_part: pd.DataFrame, step: int, first_difference: int | No
     return layout
 
 
-def race_figure(frame: pd.DataFrame, first_difference: int | None, big: bool = False) -> go.Figure:
-    """Both rules' top pairs side by side, one frame per step, a slider to step both together."""
+def race_figure(frame: pd.DataFrame, first_difference: int | None, score: str = "ratio",
+                big: bool = False) -> go.Figure:
+    """Both rules' top pairs side by side, one frame per step, a slider to step both together;
+    WordPiece's bars are labelled with the arithmetic of its `score` ("ratio" or "likelihood")."""
     steps = sorted(frame["step"].unique())
     rows = int(frame["position"].max()) + 1 if len(frame) else 1
-    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.2, subplot_titles=(
-        "BPE: highest count(ab)", "WordPiece: highest count(ab) / (count(a) · count(b))"))
+    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.16, column_widths=[0.42, 0.58],
+                        subplot_titles=(
+        "BPE: highest count(ab)", f"WordPiece: highest<br><sub>{SCORE_TITLES[score]}</sub>"))
     frames = []
     for step in steps:
         part = frame[frame["step"] == step]
-        data = [_bars(part[part["rule"] == rule].sort_values("position"), rule)
+        data = [_bars(part[part["rule"] == rule].sort_values("position"), rule, score)
                 for rule in ("BPE", "WordPiece")]
-        layout = _frame_layout(part, step, first_difference, rows)
+        layout = _frame_layout(part, step, first_difference, rows, score)
         frames.append(go.Frame(data=data, name=str(step), traces=[0, 1], layout=layout))
     if frames:
         fig.add_trace(frames[0].data[0], row=1, col=1)

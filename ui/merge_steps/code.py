@@ -14,6 +14,7 @@ from tokenizer_core.models import merge, wordpiece
 from tokenizer_core.trainers import bpe as bpe_train
 from tokenizer_core.trainers import textbook
 from tokenizer_core.trainers import wordpiece as wordpiece_train
+from ui.common.page_state import KEEP
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -58,7 +59,7 @@ def where(function: Callable) -> str:
 
 
 def code_ui() -> None:
-    choice = st.selectbox("Show", list(LISTINGS), key="ms_code")
+    choice = st.selectbox("Show", list(LISTINGS), key="ms_code", persist_state=KEEP)
     about, functions = LISTINGS[choice]
     st.caption(about + " Read live from the code this app runs.")
     for function in functions:

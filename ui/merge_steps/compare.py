@@ -9,9 +9,11 @@ import streamlit as st
 
 from tokenizer_core import RenderOptions, render_tokens
 from tokenizer_core.lessons.narration import pair_text, why_wordpiece
-from tokenizer_core.lessons.wordpiece_replay import MatchTrace, match_trace
+from tokenizer_core.lessons.wordpiece_replay import MatchTrace, match_trace, why_unknown
 from tokenizer_core.models.wordpiece import WordPieceTokenizer, bert_pieces
 from tokenizer_core.render import escape
+from tokenizer_core.trainers.wordpiece import bert_word_counts
+from ui.common.page_state import KEEP
 from ui.common.safe_text import literal
 from ui.merge_steps import data as data
 from ui.merge_steps.charts import race_figure
@@ -37,7 +39,7 @@ def _highlight_difference(frame: pd.DataFrame, first: int | None):
 def race_ui(source: Source, big: bool) -> None:
     """Both rules trained on the word level of the corpus; one slider steps both charts."""
     score = st.segmented_control(
-        "WordPiece score", ("ratio", "likelihood"), key="ms_wp_score", required=True,
+        "WordPiece score", ("ratio", "likelihood"), key="ms_wp_score", required=True, persist_state=KEEP,
         format_func=SCORE_LABELS.get,
         help="ratio: count(ab) / (count(a)·count(b)), the usual teaching form. likelihood: "
         "count(ab)·ln(P(ab) / (P(a)·P(b))).",
@@ -70,10 +72,12 @@ def race_ui(source: Source, big: bool) -> None:
             f"**First difference at step {first + 1}.** BPE merges {literal(pair_text(bpe.pair))}, "
             f"the most frequent pair ({bpe.count:,} times). WordPiece merges "
             f"{literal(pair_text(wp.pair))}: "
-            + literal(why_wordpiece(wp.pair, wp.score, wp.count, wp.count_a, wp.count_b)),
+            + literal(why_wordpiece(wp.pair, wp.score, wp.count, wp.count_a, wp.count_b,
+                                    view.wordpiece.score, wp.total)),
             icon="🚩",
         )
-    st.plotly_chart(race_figure(race_candidates_frame(view), first, big), key="ms_race_chart")
+    st.plotly_chart(race_figure(race_candidates_frame(view), first, view.wordpiece.score, big),
+                    key="ms_race_chart")
     st.caption("Drag the slider or press ▶ under the chart: both rankings step together. Hover a "
                "bar for count(ab), count(a) and count(b).")
     st.dataframe(_highlight_difference(race_frame(view), first), hide_index=True,
@@ -84,8 +88,9 @@ def _piece_chip(piece: str, unknown: bool) -> str:
     return f'<span class="ms-chip{" unk" if unknown else " final"}">{escape(piece)}</span>'
 
 
-def _trace_html(trace: MatchTrace) -> str:
-    """One word: its pieces as chips, then the greedy search, a line per position (escaped)."""
+def _trace_html(trace: MatchTrace, reason: str | None) -> str:
+    """One word: its pieces as chips, then the greedy search, a line per position, and why the
+    word is [UNK] when it is (all escaped)."""
     lines = []
     for step in trace.steps:
         tried = ", ".join(escape(t) for t in step.tried[:-1])
@@ -97,8 +102,8 @@ def _trace_html(trace: MatchTrace) -> str:
             head = f"at {step.start}: <b>no piece fits</b>"
             rest = f" (tried {escape(', '.join(step.tried))}{more}), so the whole word is [UNK]"
         lines.append(f"<li>{head}{rest}</li>")
-    if trace.too_long:
-        lines.append("<li>longer than the model's word limit, so [UNK] without a search</li>")
+    if reason:
+        lines.append(f'<li class="ms-why-unk">Why [UNK]: {escape(reason)}.</li>')
     chips = "".join(_piece_chip(p, trace.unknown) for p in trace.pieces)
     return (f'<div class="ms-wp-word"><span class="ms-wp-head">{escape(trace.word)}</span> → '
             f'<span class="ms-parts">{chips}</span>'
@@ -113,10 +118,37 @@ def _vocab_from_text(text: str) -> WordPieceTokenizer:
     return WordPieceTokenizer.from_vocab(pieces, name="classroom vocabulary")
 
 
+CORPUS_WORDS = 8  # words of the corpus the trained vocabulary starts on
+
+
+def corpus_words(source: Source) -> str:
+    """The first few words of the corpus, cut as WordPiece cuts them (punctuation apart), those
+    with a letter or digit first: every one is spelled by a vocabulary trained on the corpus."""
+    words = list(source.raw) if source.text is None else list(bert_word_counts(source.text))
+    wordy = [w for w in words if any(c.isalnum() for c in w)] or words
+    shown: list[str] = []
+    for word in wordy[:CORPUS_WORDS]:
+        if len(" ".join([*shown, word])) > MAX_WORDPIECE_TEXT_CHARS:
+            break
+        shown.append(word)
+    return " ".join(shown)
+
+
+def _words_ui(source: Source, trained: bool) -> str:
+    """The words to encode; each vocabulary keeps its own. The trained one starts on words of the
+    corpus (again when the corpus changes), the hand-written one on the classroom's words."""
+    key = "ms_wp_trained_text" if trained else "ms_wp_text"
+    if trained and st.session_state.get("ms_wp_trained_for") != source.key:
+        st.session_state["ms_wp_trained_for"] = source.key
+        st.session_state[key] = corpus_words(source)
+    return st.text_input("Words to encode", key=key, persist_state=KEEP,
+                         help=f"Up to {MAX_WORDPIECE_TEXT_CHARS} characters.")
+
+
 def wordpiece_ui(source: Source, big: bool) -> None:
     """Encode words with a WordPiece vocabulary: ## continuations, and [UNK] when nothing fits."""
     which = st.segmented_control(
-        "Vocabulary", ("classroom", "trained"), key="ms_wp_which", required=True,
+        "Vocabulary", ("classroom", "trained"), key="ms_wp_which", required=True, persist_state=KEEP,
         format_func={"classroom": "write your own", "trained": "trained on this corpus"}.get,
     )
     left, right = st.columns([1, 2])
@@ -128,7 +160,7 @@ def wordpiece_ui(source: Source, big: bool) -> None:
                          f"words of this corpus: {tokenizer.vocab_size:,} pieces.")
             left.dataframe(pd.DataFrame({"piece": tokenizer.vocab}), height=260, hide_index=True)
         else:
-            vocab = left.text_area("One piece per line", key="ms_wp_vocab", height=260,
+            vocab = left.text_area("One piece per line", key="ms_wp_vocab", height=260, persist_state=KEEP,
                                    help="A piece that continues a word starts with ##. "
                                    "[UNK] must be in the list.")
             tokenizer = _vocab_from_text(vocab)
@@ -136,8 +168,8 @@ def wordpiece_ui(source: Source, big: bool) -> None:
         left.error(f"This vocabulary cannot be used: {literal(str(error))}", icon="⚠️")
         return
     with right:
-        text = st.text_input("Words to encode", key="ms_wp_text",
-                             help=f"Up to {MAX_WORDPIECE_TEXT_CHARS} characters.")
+        trained = which == "trained"
+        text = _words_ui(source, trained)
         if not text.strip():
             st.info("Type a few words to encode.", icon="✍️")
             return
@@ -149,8 +181,11 @@ def wordpiece_ui(source: Source, big: bool) -> None:
         st.html(render_tokens(text, tokens, RenderOptions(big=big, contrast=big)))
         st.caption(f"{len(tokens)} tokens. Greedy longest match first: at each position take the "
                    "longest piece in the vocabulary (## after the first); if none fits, the whole "
-                   "word becomes [UNK].")
+                   "word becomes [UNK]."
+                   + (" This vocabulary holds every character of the corpus: try a word with a "
+                      "letter the corpus never uses." if trained else ""))
         words = list(dict.fromkeys(p.text for p in bert_pieces(text)))[:12]
-        body = "".join(_trace_html(match_trace(tokenizer, w)) for w in words)
+        traces = [match_trace(tokenizer, w) for w in words]
+        body = "".join(_trace_html(t, why_unknown(tokenizer, t, corpus=trained)) for t in traces)
         size = "ms-big" if big else ""
         st.html(f'<style>{LADDER_CSS}</style><div class="{size}">{body}</div>')

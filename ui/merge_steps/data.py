@@ -25,7 +25,8 @@ from tokenizer_core.levels import Level
 from tokenizer_core.measure.merge_prefix import model_with_first, training_token_counts
 from tokenizer_core.models.char_bpe import CharLevelBPE
 from tokenizer_core.models.wordpiece import WordPieceTokenizer
-from tokenizer_core.trainers.wordpiece import train_wordpiece, wordpiece_corpus
+from tokenizer_core.trainers.wordpiece import bert_word_counts, train_wordpiece, wordpiece_corpus
+from ui.common.cancel import cancel_check
 from ui.merge_steps.charts import overview_figure
 from ui.merge_steps.limits import TOP_CANDIDATES
 from ui.merge_steps.player import player_payload, script_html
@@ -43,9 +44,11 @@ def corpus_of(key: str, level: Level, _raw: Raw) -> Corpus:
 
 @st.cache_resource(max_entries=24, show_spinner="Training…")
 def lesson_of(key: str, level: Level, merges: int, tie_break: str, _raw: Raw) -> Lesson:
-    """Train with every step's candidates and history, and tell each step."""
+    """Train with every step's candidates and history, and tell each step. The core refuses
+    (ValueError) a history too big to keep; training stops if the tab closes meanwhile."""
     training = train_bpe(
-        corpus_of(key, level, _raw), merges, tie_break, top_k=TOP_CANDIDATES, record_history=True
+        corpus_of(key, level, _raw), merges, tie_break, top_k=TOP_CANDIDATES, record_history=True,
+        progress=cancel_check(),
     )
     return build_lesson(training)
 
@@ -82,8 +85,10 @@ def race_of(key: str, level: Level, merges: int, tie_break: str, score: str,
 
 @st.cache_resource(max_entries=16, show_spinner="Training WordPiece…")
 def wordpiece_of(key: str, merges: int, _raw: Raw) -> WordPieceTokenizer:
-    """WordPiece trained with its own `##` split on the corpus's words."""
-    training = train_wordpiece(wordpiece_corpus(corpus_of(key, "word", _raw)), merges)
+    """WordPiece trained with its own `##` split on the corpus's words, cut as its encoding cuts
+    them (punctuation apart), so every word of the corpus encodes without [UNK]."""
+    words = _raw if isinstance(_raw, Mapping) else bert_word_counts(_raw)
+    training = train_wordpiece(wordpiece_corpus(build_corpus(words, "word")), merges)
     return WordPieceTokenizer.from_training(training, name="WordPiece trained here")
 
 

@@ -9,6 +9,9 @@ MAX_CORPUS_CHARS = 20_000  # characters of corpus text trained on this page (abo
 MAX_DISTINCT_ENTRIES = 5_000  # distinct words / lines / chunks in a corpus
 MAX_UPLOAD_BYTES = 100_000  # a .txt corpus upload, before decoding
 MAX_SHOWN_ENTRIES = 150  # corpus entries drawn in the animation (the rest are counted)
+# The trace is measured as it is built, entry by entry: one long chunk stored at every step
+# (60 KB of Chinese with no spaces) once made a 229 MB message. Entries past it are counted.
+MAX_TRACE_BYTES = 4_000_000  # UTF-8 bytes of the player's trace sent to the browser
 TOP_CANDIDATES = 8  # candidate pairs kept per step for the bar chart
 MAX_REPLAY_CHARS = 300  # text replayed by the encode replay
 MAX_PREFIX_TEXT_CHARS = 5_000  # text re-tokenized by the merge-k slider

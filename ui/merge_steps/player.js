@@ -122,7 +122,9 @@ function build(host, data) {
     return { row, chips };
   });
   corpusPanel.append(corpusHead, rows);
-  if (data.hidden > 0) {
+  if (data.cut) {
+    corpusPanel.append(el("div", "note cut", data.cut));  // the trace's size bound: what was left out
+  } else if (data.hidden > 0) {
     corpusPanel.append(el("div", "note", "…and " + fmt(data.hidden) + " more " + data.nounPlural +
       " not drawn (every count and sentence includes them)."));
   }

@@ -8,17 +8,18 @@ step the user last settled on. The JS sets textContent only, never innerHTML.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, Callable
 
 import streamlit as st
 
 from tokenizer_core.lessons.bpe_steps import Lesson
-from tokenizer_core.lessons.narration import entry_noun, pair_text, reveal_invisible
-from tokenizer_core.levels import Symbol
+from tokenizer_core.lessons.narration import entry_noun, label_text, pair_text, reveal_invisible
+from tokenizer_core.levels import Level, Symbol
 from tokenizer_core.render import escape
 from tokenizer_core.tokens import display_bytes, show_whitespace
-from ui.merge_steps.limits import MAX_SHOWN_ENTRIES
+from ui.merge_steps.limits import MAX_SHOWN_ENTRIES, MAX_TRACE_BYTES
 
 HERE = Path(__file__).parent
 _PLAYER = st.components.v2.component(
@@ -42,26 +43,28 @@ def _flag(index: int, count: int, top: int) -> int:
     return 2 if index == 0 else 1 if count == top else 0
 
 
-def player_payload(lesson: Lesson) -> dict[str, Any]:
-    """Everything the player draws, for every step (JSON-ready; no step or display options)."""
+def json_bytes(value: Any) -> int:
+    """UTF-8 bytes of `value` as the trace writes it (data.trace_json_of)."""
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
+
+def player_payload(lesson: Lesson, max_bytes: int = MAX_TRACE_BYTES) -> dict[str, Any]:
+    """Everything the player draws, for every step (JSON-ready; no step or display options).
+
+    Entries are drawn in corpus order while the whole trace stays within `max_bytes`; the first
+    one that would pass it, and every one after, is only counted, and `cut` says so.
+    """
     corpus, training = lesson.corpus, lesson.training
     visible = corpus.level != "word"
-
-    def parts(seq: tuple[Symbol, ...]) -> list[str]:
-        return [shown(s, visible) for s in seq]
-
-    drawn = min(len(corpus), MAX_SHOWN_ENTRIES)
-    entries: list[dict[str, Any]] = [
-        {"label": corpus.labels[e], "count": corpus.counts[e], "parts": parts(corpus.sequences[e]),
-         "history": []}
-        for e in range(drawn)
-    ]
     steps = []
+    changes: list[list[tuple[int, tuple[Symbol, ...], tuple[int, ...]]]] = [
+        [] for _ in range(min(len(corpus), MAX_SHOWN_ENTRIES))
+    ]
     for k, told in enumerate(lesson.steps, start=1):
         step = told.step
         for e, after, positions in told.joined:
-            if e < drawn:
-                entries[e]["history"].append([k, parts(after), list(positions)])
+            if e < len(changes):
+                changes[e].append((k, after, positions))
         steps.append({
             "pair": pair_text(step.pair),
             "a": shown(step.pair[0], visible),
@@ -78,12 +81,13 @@ def player_payload(lesson: Lesson) -> dict[str, Any]:
         })
     stopped_early = len(training.steps) < training.requested_merges
     stop = training.stop_reason[0].upper() + training.stop_reason[1:] + "."
-    return {
+    payload: dict[str, Any] = {
         "level": corpus.level,
         "nounPlural": entry_noun(corpus.level, 2),
         "alphabet": [shown(s, visible) for s in corpus.alphabet],
-        "entries": entries,
-        "hidden": len(corpus) - drawn,
+        "entries": [],
+        "hidden": 0,
+        "cut": "",
         "steps": steps,
         "start": {
             "narration": lesson.start,
@@ -92,6 +96,50 @@ def player_payload(lesson: Lesson) -> dict[str, Any]:
         },
         "stop": stop if stopped_early else "",
     }
+    room = max_bytes - json_bytes(payload)
+    for e, entry_changes in enumerate(changes):
+        entry = _entry(lesson, e, entry_changes, visible, room)
+        if entry is None:
+            break
+        payload["entries"].append(entry)
+        room -= json_bytes(entry) + 1
+    while True:  # the counts and the note take a few bytes too: give back entries until they fit
+        drawn = len(payload["entries"])
+        payload["hidden"] = len(corpus) - drawn
+        if drawn < len(changes):
+            payload["cut"] = _cut_note(corpus.labels[drawn], corpus.level, max_bytes)
+        if not drawn or json_bytes(payload) <= max_bytes:
+            return payload
+        payload["entries"].pop()
+
+
+def _entry(lesson: Lesson, e: int, changes: list[tuple[int, tuple[Symbol, ...], tuple[int, ...]]],
+           visible: bool, room: int) -> dict[str, Any] | None:
+    """Entry e with its parts after every step that changed it, or None when it needs more than
+    `room` bytes (measured row by row, so an enormous entry costs no more than `room` to find)."""
+    corpus = lesson.corpus
+    entry: dict[str, Any] = {
+        "label": corpus.labels[e], "count": corpus.counts[e],
+        "parts": [shown(s, visible) for s in corpus.sequences[e]], "history": [],
+    }
+    used = json_bytes(entry)
+    for k, after, positions in changes:
+        if used > room:
+            return None
+        row = [k, [shown(s, visible) for s in after], list(positions)]
+        used += json_bytes(row) + 1
+        entry["history"].append(row)
+    return entry if used <= room else None
+
+
+def _cut_note(label: str, level: Level, max_bytes: int) -> str:
+    """What the player says about entries left out for the trace's size (plain text)."""
+    return (
+        f"Not drawn from the {entry_noun(level, 1)} {label_text(label, level)} on: drawing it "
+        "at every step "
+        f"would take the trace sent to your browser past its bound of "
+        f"{max_bytes / 1_000_000:,.0f} MB. Every count, merge and sentence includes them."
+    )
 
 
 def player(trace_json: str, trace_id: str, step: int, big: bool,

@@ -13,9 +13,11 @@ from tokenizer_core import RenderOptions, render_tokens
 from tokenizer_core.lessons.encode_replay import PieceReplay, Replay, replay
 from tokenizer_core.lessons.narration import pair_text
 from tokenizer_core.levels import Symbol
+from tokenizer_core.pretokenize import WORD_END
 from tokenizer_core.render import escape
 from tokenizer_core.tokens import show_whitespace
 from ui.common import catalog
+from ui.common.page_state import KEEP
 from ui.common.pills import fill_from_pills
 from ui.common.safe_text import literal
 from ui.merge_steps import data as data
@@ -41,6 +43,7 @@ LADDER_CSS = """
   border-radius: .3em; background: #fff; color: #111; white-space: pre; }
 .ms-chip.joined { background: #fff3a6; border: 2px solid #111; font-weight: 700; }
 .ms-chip.final { background: #d4f5d0; }
+.ms-wend, .ms-chip.ms-wend-only { color: #6b6b78; font-size: .72em; font-weight: 400; }
 .ms-chip.hex { font-size: calc(var(--ms-chip, 1.05rem) * .8); }
 .ms-ids { font-size: .9rem; color: #5b5f6a; margin-top: .3rem; font-variant-numeric: tabular-nums; }
 .ms-chip.unk { background: repeating-linear-gradient(45deg, #ddd, #ddd 4px, #fff 4px, #fff 8px);
@@ -50,12 +53,22 @@ LADDER_CSS = """
 .ms-wp-word .ms-parts { display: inline-flex; vertical-align: middle; }
 .ms-wp-head { font-weight: 700; font-size: 1.1rem; }
 .ms-wp-search { margin: .25rem 0 0 0; color: #5b5f6a; font-size: .92rem; }
+.ms-wp-search .ms-why-unk { color: #8a0000; font-weight: 600; }
 """
 
 
 def _chip(symbol: Symbol, cls: str, visible: bool) -> str:
+    """A symbol's chip; `</w>` drawn small and grey in the chip that holds it, as the player and
+    the token views draw it (a lone `</w>` is a small grey chip of its own)."""
     text = shown(symbol, visible)
     hexed = " hex" if text.startswith("<") and isinstance(symbol, bytes) else ""
+    word_level = isinstance(symbol, str) and not visible  # sentence level: `</w>` is just text
+    if word_level and symbol == WORD_END:
+        return f'<span class="ms-chip {cls} ms-wend-only">{escape(text)}</span>'
+    if word_level and symbol.endswith(WORD_END):  # type: ignore[union-attr]
+        head = escape(text[: -len(WORD_END)])
+        return (f'<span class="ms-chip {cls}">{head}'
+                f'<span class="ms-wend">{escape(WORD_END)}</span></span>')
     return f'<span class="ms-chip {cls}{hexed}">{escape(text)}</span>'
 
 
@@ -126,7 +139,7 @@ def _model_examples(source: Source) -> list[str]:
 def replay_ui(source: Source, big: bool) -> None:
     """Type a word or sentence; see every rule that fires, for this page's model or GPT-2."""
     which = st.segmented_control(
-        "Replay with", ("model", "gpt2"), key="ms_replay_model", required=True,
+        "Replay with", ("model", "gpt2"), key="ms_replay_model", required=True, persist_state=KEEP,
         format_func={"model": "this page's model", "gpt2": "GPT-2's real ranks"}.get,
     )
     if st.session_state.get("ms_replay_for") != source.key:  # a new corpus: a word it can spell
@@ -137,7 +150,7 @@ def replay_ui(source: Source, big: bool) -> None:
              args=("ms_replay_try", "ms_replay_text"),
              format_func=lambda t: repr(t) if t != t.strip() else t)
     text = st.text_input(
-        "Word or sentence to encode", key="ms_replay_text",
+        "Word or sentence to encode", key="ms_replay_text", persist_state=KEEP,
         help=f"Up to {MAX_REPLAY_CHARS} characters. Leading spaces count: GPT-2 encodes ' the' "
         "and 'the' differently.",
     )
@@ -187,7 +200,7 @@ def prefix_ui(source: Source, n: int, big: bool) -> None:
     if st.session_state.get("ms_prefix_for") != source.key:
         st.session_state["ms_prefix_for"] = source.key
         st.session_state["ms_prefix_text"] = _default_prefix_text(source)
-    text = st.text_area("Text to re-tokenize", key="ms_prefix_text", height=100,
+    text = st.text_area("Text to re-tokenize", key="ms_prefix_text", height=100, persist_state=KEEP,
                         help=f"Up to {MAX_PREFIX_TEXT_CHARS:,} characters.")
     if not text.strip():
         st.info("Type or paste a text to see its tokens with only the first k merges.",
@@ -202,7 +215,7 @@ def prefix_ui(source: Source, n: int, big: bool) -> None:
         return
     if "ms_prefix_k" not in st.session_state or st.session_state["ms_prefix_k"] > n:
         st.session_state["ms_prefix_k"] = n
-    k = st.slider("Use only the first k merges", 0, n, key="ms_prefix_k")
+    k = st.slider("Use only the first k merges", 0, n, key="ms_prefix_k", persist_state=KEEP)
     try:
         counts = data.prefix_counts(*source.cache_key, text, source.raw)
         model = data.model_at(*source.cache_key, k, source.raw)

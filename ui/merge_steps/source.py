@@ -5,8 +5,9 @@ returns a `Source`: plain values to key the caches on, the raw corpus (text or c
 or the reason it cannot be trained (empty text, over a bound). Nothing the user typed is ever
 replaced by an error: a bad upload (too big, not UTF-8) leaves the box as it was.
 
-The corpus, level, merges and tie-break are bound to the URL (`bind="query-params"`), so a
-link reopens the same lesson; the page adds the step.
+The corpus, level, merges and tie-break are written into the link (`save_link`) and read back
+from it once per session by the one tolerant reader, so a link reopens the same lesson; the page
+adds the step. Every widget keeps its value while the user visits other pages (`KEEP`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import streamlit as st
 from tokenizer_core import Corpus, corpus_from_counts, corpus_from_text
 from tokenizer_core.levels import LEVELS, Level
 from tokenizer_core.samples import Preset, load_preset, presets, sample_text
+from ui.common.page_state import KEEP, first_visit
+from ui.common.query_params import LinkReader
 from ui.common.uploads import decode_text, text_upload_ui
 from ui.merge_steps.limits import (
     MAX_CORPUS_CHARS,
@@ -103,8 +106,9 @@ def default_replay_text(choice: str, text: str | None) -> str:
 
 
 def init_state() -> None:
-    """All of the page's session state, set once per session (a link's values win: the corpus
-    pickers are bound to the URL, and the step is restored from it here, once)."""
+    """All of the page's session state, set once per session; on the session's first visit a
+    link's values win (read by the one tolerant reader: a value that does not fit gives the
+    default and a note)."""
     defaults = {
         "ms_source": "preset:low_newest", "ms_level": "word", "ms_merges": 10, "ms_tie": "first",
         "ms_text": "", "ms_step": 0, "ms_replay_model": "model", "ms_wp_score": "ratio",
@@ -112,11 +116,33 @@ def init_state() -> None:
     }
     for key, value in defaults.items():
         st.session_state.setdefault(key, value)
-    if not st.session_state.get("ms_restored"):
-        st.session_state["ms_restored"] = True
-        value = st.query_params.get("ms_step", "")
-        if value.isdigit():
-            st.session_state["ms_step"] = int(value)
+    link = first_visit("merge_steps")
+    if link is not None:
+        _read_link(link)
+
+
+def _read_link(link: LinkReader) -> None:
+    """The lesson a link names. Corpora and tie-breaks are taken by id or by their label (the
+    links this page wrote before carried labels)."""
+    state = st.session_state
+    sources = {c: c for c in choices()} | {choice_label(c): c for c in choices()}
+    state["ms_source"] = link.read_choice("ms_source", sources, state["ms_source"],
+                                          shown=choice_label(state["ms_source"]))
+    state["ms_level"] = link.read_choice("ms_level", {v: v for v in LEVELS}, state["ms_level"])
+    state["ms_merges"] = link.read_int("ms_merges", state["ms_merges"], low=1, high=MAX_MERGES)
+    ties = {t: t for t in TIE_LABELS} | {label: t for t, label in TIE_LABELS.items()}
+    state["ms_tie"] = link.read_choice("ms_tie", ties, state["ms_tie"])
+    state["ms_step"] = link.read_int("ms_step", state["ms_step"], low=0, high=MAX_MERGES,
+                                     shown=f"step {state['ms_step']}")
+
+
+def save_link(step: int | None = None) -> None:
+    """The corpus, level, merges, tie-break and step (once there is a lesson) into the link,
+    in one write: each change of the link is an entry in the browser's history."""
+    state = st.session_state
+    params = {"ms_source": state.get("ms_source"), "ms_level": state.get("ms_level"),
+              "ms_merges": state.get("ms_merges"), "ms_tie": state.get("ms_tie"), "ms_step": step}
+    st.query_params.from_dict({k: str(v) for k, v in params.items() if isinstance(v, (str, int))})
 
 
 def _on_source_change() -> None:
@@ -176,7 +202,7 @@ def build_corpus(raw: str | Mapping[str, int], level: Level) -> Corpus:
 
 def _own_text_ui() -> str:
     text = st.text_area(
-        "Your corpus", key="ms_text", height=140,
+        "Your corpus", key="ms_text", height=140, persist_state=KEEP,
         placeholder="Paste a few sentences, or upload a .txt file below.",
         help=f"Up to {MAX_CORPUS_CHARS:,} characters are trained on.",
     )
@@ -192,22 +218,24 @@ def source_ui() -> Source:
     left, level_col, merges_col, tie_col = st.columns([3, 2.6, 1.4, 2.1])
     choice = left.selectbox(
         "Corpus", all_choices, key="ms_source", format_func=choice_label,
-        on_change=_on_source_change, bind="query-params",
+        on_change=_on_source_change, persist_state=KEEP,
     )
     level = level_col.segmented_control(
-        "Level", LEVELS, key="ms_level", required=True,
-        bind="query-params",
+        "Level", LEVELS, key="ms_level", required=True, persist_state=KEEP,
         help="word: each word ends with </w> and merges stay inside words. sentence: each line "
         "is one sequence and spaces are characters, so merges may cross words. byte: the UTF-8 "
         "bytes of the chunks GPT-2's regex cuts (256 base tokens, never unknown).",
     )
+    # subtle: no min_value or max_value. The browser refuses a number out of the widget's range
+    # without a rerun, so the box would show 0 under a message about the last value it sent;
+    # every number reaches check_merges instead, and its message is about the number shown.
     merges = merges_col.number_input(
-        "Merges", min_value=1, step=1, key="ms_merges", bind="query-params",
-        help=f"Up to {MAX_MERGES:,}.",
+        "Merges", step=1, key="ms_merges", persist_state=KEEP,
+        help=f"From 1 to {MAX_MERGES:,}.",
     )
     tie_break = tie_col.segmented_control(
         "Tie-break", ("first", "lexical"), key="ms_tie", format_func=TIE_LABELS.get,
-        required=True, bind="query-params",
+        required=True, persist_state=KEEP,
         help="When pairs share the top count: first met = the one met first reading the corpus "
         "top to bottom, left to right (what the textbook loop does); lexical = the "
         "alphabetically smallest.",

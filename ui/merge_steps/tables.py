@@ -75,7 +75,8 @@ def _flag(i: int, c: Candidate, top: Candidate) -> int:
 
 
 def race_candidates_frame(view: RaceView) -> pd.DataFrame:
-    """Every step's top pairs under each rule, with count(ab), count(a), count(b) and score."""
+    """Every step's top pairs under each rule, with count(ab), count(a), count(b), the score and
+    N (`total`, WordPiece's symbols at that step, for the likelihood's formula)."""
     rows = []
     for step in view.steps:
         for rule, ranked in (("BPE", step.bpe), ("WordPiece", step.wordpiece)):
@@ -84,10 +85,11 @@ def race_candidates_frame(view: RaceView) -> pd.DataFrame:
                     "step": step.k + 1, "rule": rule, "position": i, "pair": pair_text(c.pair),
                     "score": float(c.score if c.score is not None else c.count), "count": c.count,
                     "count_a": c.count_a, "count_b": c.count_b, "flag": _flag(i, c, ranked[0]),
+                    "total": step.wordpiece_total,
                 })
     return pd.DataFrame.from_records(
         rows, columns=["step", "rule", "position", "pair", "score", "count", "count_a", "count_b",
-                       "flag"],
+                       "flag", "total"],
     )
 
 

@@ -1,15 +1,17 @@
 """The Playground's state in the link: text (up to a bound) and choices, so a link reopens a view.
 
 Read once per session, before the widgets exist; written back after every run. Values from the
-URL are checked against what the widgets accept and silently dropped when they do not fit.
+URL go through the one tolerant reader (ui/common/query_params.py): one that does not fit what
+the widget accepts gives the default, and a quiet note under the title says so.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from ui.common.catalog import BUILT_IN
+from ui.common.catalog import BUILT_IN, DEFAULT_TOKENIZERS
 from ui.common.limits import MAX_PANELS
+from ui.common.page_state import first_visit
 from ui.playground.limits import MAX_URL_TEXT_CHARS
 
 VIEWS = ("text", "ids", "bytes")
@@ -17,23 +19,20 @@ WINDOWS = (1_024, 2_048, 4_096, 8_192, 32_768, 128_000, 200_000)
 
 
 def restore(prefix: str, default_text: str) -> None:
-    """Fill the page's widget state from the URL the first time this session opens the page."""
-    flag = f"{prefix}_restored"
-    if st.session_state.get(flag):
+    """Fill the page's widget state from the URL the first time this session opens the page
+    (every key, so no widget needs a default of its own); afterwards the session's values win."""
+    link = first_visit("playground")
+    if link is None:
         return
-    st.session_state[flag] = True
-    params = st.query_params
-    text = params.get("text")
-    st.session_state[f"{prefix}_text"] = text[:MAX_URL_TEXT_CHARS] if text else default_text
-    names = [n for n in params.get("tok", "").split(",") if n in BUILT_IN][:MAX_PANELS]
-    st.session_state[f"{prefix}_tokenizers"] = names or ["gpt2"]
-    if params.get("view") in VIEWS:
-        st.session_state[f"{prefix}_view"] = params["view"]
-    st.session_state[f"{prefix}_ws"] = params.get("ws") == "1"
-    st.session_state[f"{prefix}_special"] = params.get("special") == "1"
-    window = params.get("ctx", "")
-    if window.isdigit() and int(window) in WINDOWS:
-        st.session_state[f"{prefix}_window"] = int(window)
+    state = st.session_state
+    state[f"{prefix}_text"] = link.read_text("text", default_text, max_chars=MAX_URL_TEXT_CHARS)
+    state[f"{prefix}_tokenizers"] = link.read_names("tok", BUILT_IN, list(DEFAULT_TOKENIZERS),
+                                                    limit=MAX_PANELS)
+    state[f"{prefix}_view"] = link.read_choice("view", {v: v for v in VIEWS}, "text")
+    state[f"{prefix}_ws"] = link.read_flag("ws")
+    state[f"{prefix}_special"] = link.read_flag("special")
+    state[f"{prefix}_window"] = link.read_int("ctx", WINDOWS[0], low=0, high=max(WINDOWS),
+                                              allowed=WINDOWS, shown=f"{WINDOWS[0]:,} tokens")
 
 
 def save(text: str, names: list[str], view: str, ws: bool, special: bool, window: int) -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from tokenizer_core.lessons.narration import (
     amount,
     label_text,
@@ -9,6 +11,7 @@ from tokenizer_core.lessons.narration import (
     narrate_merge,
     narrate_start,
     pair_text,
+    score_formula,
     where_first_met,
     why_winner,
     why_wordpiece,
@@ -85,3 +88,23 @@ def test_start_and_wordpiece_sentences():
         "ended with '</w>': 95 tokens from an alphabet of 11."
     )
     assert why_wordpiece(("i", "d"), 1 / 3, 3, 3, 3).startswith("('i','d') scores 3 / (3 × 3) = 0.3333")
+
+
+# WordPiece's two scores, each with its own arithmetic (issue 9, item 11), worked by hand:
+# low lower newest widest (5, 2, 6, 3), `</w>`-split: N = 5*4 + 2*6 + 6*7 + 3*7 = 95 symbols;
+#   s 9 (newest, widest), t 9, (s,t) 9: ratio 9 / (9*9) = 0.1111;
+#   likelihood 9 * ln(9 * 95 / (9 * 9)) = 9 ln(10.556) = 21.21.
+# hug pug pun bun, `</w>`-split: N = 16; (u,g) 2, u 4, g 2: likelihood 2 * ln(2*16 / (4*2))
+#   = 2 ln 4 = 2.773 (tests/core/lessons/test_bpe_vs_wordpiece.py works the whole table).
+def test_each_wordpiece_score_is_told_with_its_own_formula():
+    assert score_formula("ratio", 9, 9, 9, 95) == "9 / (9 × 9)"
+    assert score_formula("likelihood", 9, 9, 9, 95) == "9 × ln(9 × 95 / (9 × 9))"
+    assert score_formula("likelihood", 2, 4, 2, 16, compact=True) == "2·ln(2·16/(4·2))"
+    likelihood = why_wordpiece(("s", "t"), 9 * math.log(95 / 9), 9, 9, 9, "likelihood", 95)
+    assert likelihood.startswith("('s','t') scores 9 × ln(9 × 95 / (9 × 9)) = 21.21")
+    assert "N = 95" in likelihood and "scores 9 / (9 × 9)" not in likelihood
+    hug = why_wordpiece(("u", "g"), 2 * math.log(4), 2, 4, 2, "likelihood", 16)
+    assert hug.startswith("('u','g') scores 2 × ln(2 × 16 / (4 × 2)) = 2.773")
+    ratio = why_wordpiece(("s", "t"), 1 / 9, 9, 9, 9, "ratio", 95)
+    assert ratio.startswith("('s','t') scores 9 / (9 × 9) = 0.1111")
+    assert "ln" not in ratio

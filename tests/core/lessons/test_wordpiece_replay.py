@@ -7,8 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tokenizer_core import corpus_from_counts, corpus_from_text, race, rank_pairs
-from tokenizer_core.lessons.wordpiece_replay import match_trace, race_steps
+from tokenizer_core.lessons.wordpiece_replay import match_trace, race_steps, why_unknown
 from tokenizer_core.models.wordpiece import WordPieceTokenizer
+from tokenizer_core.trainers.wordpiece import train_wordpiece, wordpiece_corpus
 
 from ..classroom import HUG_PUG, LOW_NEWEST, TEN_SENTENCES, THE_TABLE
 
@@ -76,3 +77,45 @@ def test_low_newest_first_differs_at_step_one():
     assert view.steps[0].bpe[0].pair == ("e", "s")
     top = view.steps[0].wordpiece[0]
     assert top.pair == ("i", "d") and (top.count, top.count_a, top.count_b) == (3, 3, 3)
+
+
+def test_each_race_step_knows_its_n_for_the_likelihood():
+    # hug pug pun bun, `</w>`-split: N = 4 words * 4 symbols = 16; the likelihood's first merge,
+    # (u,g), joins 2 pairs (hug, pug), so N = 14 before the second merge.
+    view = race_steps(corpus_from_counts(HUG_PUG), 2, "likelihood")
+    assert [s.wordpiece_total for s in view.steps] == [16, 14]
+
+
+# Why a word is [UNK] (issue 9, item 13). hug pug pun bun on the ## split: words start with h, p,
+# b; u, g, n only continue words (##u, ##g, ##n); q appears nowhere.
+TRAINED = WordPieceTokenizer.from_training(train_wordpiece(wordpiece_corpus(HUG_PUG), 3))
+
+
+def test_why_unknown_names_the_character_no_piece_can_spell():
+    assert why_unknown(TRAINED, match_trace(TRAINED, "hug"), corpus=True) is None
+    assert why_unknown(TRAINED, match_trace(TRAINED, "huq"), corpus=True) == (
+        "'q' never appears in the corpus, so no piece can spell it"
+    )
+    assert why_unknown(TRAINED, match_trace(TRAINED, "ugh"), corpus=True) == (
+        "no word of the corpus starts with 'u', so no piece can start 'ugh'"
+    )
+    assert why_unknown(TRAINED, match_trace(TRAINED, "bh"), corpus=True) == (
+        "'h' only ever starts words in the corpus, so no piece ('##h') can continue 'b'"
+    )
+
+
+def test_why_unknown_for_a_written_vocabulary_says_what_to_add():
+    # CLASSROOM: [UNK] un ##believ ##able ##ably
+    assert why_unknown(CLASSROOM, match_trace(CLASSROOM, "xun")) == (
+        "no piece of the vocabulary holds 'x', so nothing can spell it (add 'x')"
+    )
+    assert why_unknown(CLASSROOM, match_trace(CLASSROOM, "believable")) == (
+        "no piece of the vocabulary can start 'believable', not even 'b'"
+    )
+    assert why_unknown(CLASSROOM, match_trace(CLASSROOM, "unbelievablyy")) == (
+        "no piece of the vocabulary continues 'unbelievably' with 'y', not even '##y'"
+    )
+    tokenizer = WordPieceTokenizer.from_vocab(["[UNK]", "a", "##a"], max_input_chars_per_word=5)
+    assert why_unknown(tokenizer, match_trace(tokenizer, "aaaaaa")) == (
+        "6 characters is over the model's limit of 5 per word, so it is [UNK] without a search"
+    )

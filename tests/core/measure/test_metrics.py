@@ -63,6 +63,20 @@ def test_round_trip_unknown_token_says_where():
     assert not result.ok and "character 5" in result.lost
 
 
+def test_round_trip_says_when_decoding_itself_fails(gpt2):
+    """An uploaded tokenizer.json decodes in a worker with a time limit: a failure is a row's
+    note, not a crash of the page."""
+
+    overran = "x.json took longer than 10 s to decode these ids"
+
+    class Overran:
+        def decode(self, ids):
+            raise ValueError(overran)
+
+    result = round_trip(Overran(), "hello", gpt2.encode("hello"))
+    assert not result.ok and result.lost == f"decoding failed: {overran}"
+
+
 def test_entropy_by_hand():
     assert usage_entropy([1, 1, 2, 2]) == pytest.approx(1.0)  # two tokens used evenly: 1 bit
     assert usage_entropy([7, 7, 7]) == 0.0

@@ -6,10 +6,18 @@ import math
 
 import pytest
 
+import tokenizer_core.measure.quality as quality
 from tests.shared import tiktoken
+from tokenizer_core.bounds import MAX_HF_WORD_BYTES
 from tokenizer_core.measure.compression import split_held_out
 from tokenizer_core.measure.metrics import word_set
-from tokenizer_core.measure.quality import hf_lines, measure, train_family
+from tokenizer_core.measure.quality import (
+    hf_lines,
+    hf_refusal,
+    longest_word_bytes,
+    measure,
+    train_family,
+)
 from tokenizer_core.samples import sample_text
 
 
@@ -75,3 +83,29 @@ def test_unigram_trained_on_lines_knows_the_line_break(english):
     unknown = {english.held_out[t.start : t.end] for t in tokens if t.unknown}
     assert unknown == set(english.held_out) - set(english.train) == {"?", "B", "D"}
     assert "\n" not in unknown  # the training lines keep their line breaks
+
+
+# HF's trainers slow down faster than linearly on a long word (issue 9, 6c): a text whose longest
+# stretch without a space passes MAX_HF_WORD_BYTES is refused, saying so, and nothing is trained.
+
+
+def test_the_longest_stretch_without_a_space_is_counted_in_bytes_across_lines():
+    assert longest_word_bytes("ab cd\nabcdé\n\n  x") == 6  # "abcdé": é is two bytes
+    assert longest_word_bytes("") == 0
+
+
+def test_a_word_longer_than_the_bound_is_refused_before_any_hf_training(monkeypatch):
+    trained = []
+    monkeypatch.setattr(quality, "train_family", lambda *args: trained.append(args))
+    chinese = "中" * (MAX_HF_WORD_BYTES // 3 + 1)  # 3 bytes a character: one byte over
+    text = "a short line\n" + chinese + "\nanother line"
+    assert longest_word_bytes(text) == 3 * (MAX_HF_WORD_BYTES // 3 + 1) > MAX_HF_WORD_BYTES
+    with pytest.raises(ValueError, match=f"longest stretch without a space is "
+                                         f"{3 * (MAX_HF_WORD_BYTES // 3 + 1):,} bytes"):
+        hf_lines("bpe_bytes", text, "held out", (500,))
+    assert trained == []
+
+
+def test_a_word_at_the_bound_is_trained():
+    word = "ab" * (MAX_HF_WORD_BYTES // 2)
+    assert hf_refusal(f"{word} {word[::-1]}\nmore words here") is None

@@ -3,11 +3,17 @@ textbook loop (the oracle), ties included, on classroom corpora and random ones.
 
 from __future__ import annotations
 
+import random
+from contextlib import contextmanager
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tokenizer_core import corpus_from_counts, corpus_from_text, textbook_train, train_bpe
+from tokenizer_core.bounds import MAX_HISTORY_SYMBOLS
+from tokenizer_core.trainers import bpe
+from tokenizer_core.trainers.bpe import history_symbols
 from tokenizer_core.trainers.textbook import count_pairs, merge_pair
 
 from ..classroom import HUG_PUG, LESSON_MERGES, LOW_LOWER, LOW_NEWEST, TEN_SENTENCES, THE_TABLE
@@ -177,3 +183,118 @@ def test_candidates_are_the_textbook_ranking(corpus, tie_break):
         assert step.candidates[0].pair == step.pair
         assert step.ties == sum(1 for c in pair_counts.values() if c == top)
         splits = [merge_pair(s, step.pair) for s in splits]
+
+
+# Long sequences: text with no spaces is one enormous chunk. The trainer keeps a sequence longer
+# than LONG_SEQUENCE as a linked list with its pairs' positions (_Chain); these check that path
+# merge for merge against the textbook, and the bounds on what training may keep.
+
+
+@contextmanager
+def long_sequences_from(length: int):
+    """Every sequence longer than `length` takes the long-sequence path."""
+    saved = bpe.LONG_SEQUENCE
+    bpe.LONG_SEQUENCE = length
+    try:
+        yield
+    finally:
+        bpe.LONG_SEQUENCE = saved
+
+
+def _random_cjk(n: int, seed: int) -> str:
+    rng = random.Random(seed)
+    return "".join(chr(rng.randint(0x4E00, 0x9FFF)) for _ in range(n))
+
+
+NO_SPACES = {
+    "one letter (overlapping pairs)": "a" * 301,
+    "two letters": "ab" * 250 + "a",
+    "one word repeated": "tokenization" * 60,
+    "random Chinese": _random_cjk(700, seed=1),
+    "a few Chinese characters": "".join(random.Random(2).choice("的一是不了人我在") for _ in range(900)),
+    "emoji": "😀🎉🚀👍🏽" * 80,
+}
+
+
+@pytest.mark.parametrize("text", NO_SPACES.values(), ids=NO_SPACES.keys())
+@pytest.mark.parametrize("level", ["byte", "sentence"])
+@pytest.mark.parametrize("tie_break", ["first", "lexical"])
+def test_one_long_chunk_trains_as_the_textbook_does(text, level, tie_break):
+    corpus = corpus_from_text(text, level)
+    assert max(map(len, corpus.sequences)) > bpe.LONG_SEQUENCE  # the long path is taken
+    training = train_bpe(corpus, 400, tie_break)
+    merges, counts = textbook_train(corpus, 400, tie_break)
+    assert training.merges == merges
+    assert training.counts == counts
+
+
+@pytest.mark.parametrize("text", NO_SPACES.values(), ids=NO_SPACES.keys())
+def test_long_chunks_among_short_ones_train_as_the_textbook_does(text):
+    corpus = corpus_from_text(f"the cat {text} sat on {text[::-1]} the mat {text[:90]}", "byte")
+    training = train_bpe(corpus, 300)
+    assert (training.merges, training.counts) == textbook_train(corpus, 300)
+
+
+@given(corpora(), st.integers(0, 60), st.sampled_from(["first", "lexical"]),
+       st.sampled_from([0, 1, 3, 8]))
+def test_long_sequence_path_equals_textbook_on_random_corpora(corpus, num_merges, tie_break,
+                                                               length):
+    with long_sequences_from(length):
+        training = train_bpe(corpus, num_merges, tie_break)
+    merges, counts = textbook_train(corpus, num_merges, tie_break)
+    assert training.merges == merges
+    assert training.counts == counts
+
+
+@given(corpora(), st.sampled_from(["first", "lexical"]))
+def test_long_sequence_path_gives_textbook_candidates_and_segmentations(corpus, tie_break):
+    with long_sequences_from(0):
+        training = train_bpe(corpus, 12, tie_break, top_k=4, record_history=True)
+    splits = [list(seq) for seq in corpus.sequences]
+    for k, step in enumerate(training.steps, start=1):
+        pair_counts = count_pairs(splits, corpus.counts)
+        if tie_break == "first":
+            expected = sorted(pair_counts, key=lambda p: -pair_counts[p])[:4]
+        else:
+            expected = sorted(pair_counts, key=lambda p: (-pair_counts[p], p))[:4]
+        assert [c.pair for c in step.candidates] == expected
+        splits = [merge_pair(s, step.pair) for s in splits]
+        assert training.segmentation_at(k) == [tuple(s) for s in splits]
+
+
+def test_recording_every_step_of_one_huge_chunk_is_refused_saying_what_to_do():
+    # the Merge steps report: 19,990 Chinese characters at byte level, 500 merges
+    corpus = corpus_from_text(_random_cjk(19_990, seed=3), "byte")
+    chunk = len(corpus.sequences[0])
+    assert history_symbols(corpus, 500) > MAX_HISTORY_SYMBOLS
+    most = MAX_HISTORY_SYMBOLS // chunk  # one chunk, stored again at every merge
+    with pytest.raises(ValueError) as refused:
+        train_bpe(corpus, 500, record_history=True)
+    message = str(refused.value)
+    assert f"longest has {chunk:,} symbols" in message
+    assert f"Ask for {most:,} merges or fewer" in message
+    assert "text with no spaces is one chunk" in message
+    assert history_symbols(corpus, most) <= MAX_HISTORY_SYMBOLS  # and that many are accepted
+    assert len(train_bpe(corpus, most, record_history=True).steps) == most
+
+
+def test_training_without_history_is_not_bounded_by_it():
+    corpus = corpus_from_text(_random_cjk(19_990, seed=3), "byte")
+    assert len(train_bpe(corpus, 500).steps) == 500
+
+
+def test_a_progress_callback_that_raises_stops_training_mid_way():
+    class Cancelled(Exception):
+        pass
+
+    calls = []
+
+    def cancel_after_five(done: int, total: int) -> None:
+        calls.append(done)
+        if done == 5:
+            raise Cancelled
+
+    with pytest.raises(Cancelled):
+        train_bpe(corpus_from_text(_random_cjk(5_000, seed=4), "byte"), 3_000,
+                  progress=cancel_after_five)
+    assert calls == [1, 2, 3, 4, 5]

@@ -1,0 +1,323 @@
+"""A user's tokenizer.json, run in a worker process with a time limit: `IsolatedTokenizer`.
+
+Why: a tokenizer.json carries regexes (a `Split` pre-tokenizer, `Replace` normalizers and
+decoders) that HF's Rust engine runs while it holds Python's GIL. A backtracking pattern such as
+`a*a*a*[^a\\s]`, fed long runs of `a`, holds it for minutes and every thread of that process
+waits: run in the app's server, one upload freezes every session. `(a+)+$` on `aaa…ab` makes
+the engine give up and panic, which pyo3 raises as a BaseException, not an Exception.
+
+What it adds: the explorer's Tokenizer interface over an HFTokenizer (hf.py) that lives in a
+worker process (`python -c …serve()`, talking over two pipes; not multiprocessing's spawn,
+which would import the server's own main script, Streamlit, in every worker). Every call (load,
+encode, decode) has a time limit; a worker that overruns it is killed (SIGKILL: the stuck regex
+cannot be interrupted any other way) and the call raises ValueError; the next call starts a
+fresh worker. Whatever HF raises, panics included, comes back as ValueError. A file is
+accepted only if it loads *and* encodes PROBE_TEXT, so one that loads but cannot encode (a
+WordPiece whose vocabulary lacks its [UNK]) is refused at once, in the same words as one that
+does not load.
+The worker runs at a lower CPU priority, ends itself after `idle_seconds` without a request or
+when the server goes away, and `close()` (or garbage collection) ends it at once.
+
+Leaves out: caching results (the app does, per session), choosing the time limit (the caller's
+bound), and memory limits on the worker.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import operator
+import os
+import subprocess
+import sys
+import threading
+import weakref
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any, Sequence
+
+from ..interface import AllowedSpecial, DisallowedSpecial
+from ..tokens import Token
+from .hf import HFTokenizer, unusable
+
+PROBE_TEXT = "Hello, world! It's 2024."
+IDLE_SECONDS = 300.0  # a worker nobody asked anything for this long ends itself
+START_SECONDS = 120.0  # starting Python and importing the core: our code, not the user's file
+WORKER_NICENESS = 10  # the server's own threads come first when the CPUs are busy
+REGEX_HINT = (
+    "A regex in its normalizer or pre-tokenizer may backtrack on this text (as (a+)+$ does on a "
+    "long run of one letter): try a shorter text, or another tokenizer."
+)
+_ROOT = Path(__file__).resolve().parents[2]  # the directory holding tokenizer_core
+_SERVE = "from tokenizer_core.reference.isolated import serve; serve()"
+
+Request = tuple[Any, ...]
+# Tokens cross the pipe as plain tuples of their fields: pickling ~15,000 frozen dataclasses
+# takes about four times as long.
+_token_fields = operator.attrgetter(*(field.name for field in dataclasses.fields(Token)))
+
+
+class _Stopped(Exception):
+    """The worker ended before it answered; `code` is its exit status."""
+
+    def __init__(self, code: int | None) -> None:
+        super().__init__(f"exit status {code}")
+        self.code = code
+
+
+# =============================================================================================
+# The worker's side
+
+
+def serve() -> None:
+    """The worker's loop: `python -c _SERVE REQUESTS_FD REPLIES_FD IDLE_SECONDS`.
+
+    Each request gets one reply, ("ok", value) or ("error", message). Ends on end-of-file (the
+    server is gone) or after IDLE_SECONDS without a request.
+    """
+    requests = Connection(int(sys.argv[1]), writable=False)
+    replies = Connection(int(sys.argv[2]), readable=False)
+    idle = float(sys.argv[3])
+    os.nice(WORKER_NICENESS)
+    # subtle: Rust prints a panic's message and backtrace to fd 2, the server's log; the reply
+    # carries the message, so the worker's stderr goes nowhere once it has started.
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
+    replies.send(("ok", None))  # ready
+    state: dict[str, HFTokenizer] = {}
+    while requests.poll(idle):
+        try:
+            request = requests.recv()
+        except EOFError:
+            return
+        replies.send(_answer(state, request))
+
+
+def _answer(state: dict[str, HFTokenizer], request: Request) -> tuple[str, Any]:
+    """One request's reply; every failure, panics included, becomes a message."""
+    try:
+        return "ok", _handle(state, request)
+    except ValueError as error:
+        return "error", str(error)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as error:  # HF raises bare Exceptions; a Rust panic is a BaseException
+        return "error", _hf_failure(error)
+
+
+def _hf_failure(error: BaseException) -> str:
+    if type(error).__name__ == "PanicException":  # pyo3's, for a panic inside HF's Rust code
+        return (
+            f"HF tokenizers stopped with an internal error ({error}). A regex in its normalizer "
+            "or pre-tokenizer may have given up on this text (as (a+)+$ does on aaa…ab)."
+        )
+    return f"HF tokenizers could not do it: {error}"
+
+
+def _handle(state: dict[str, HFTokenizer], request: Request) -> Any:
+    kind, *args = request
+    if kind == "load":
+        json_text, name = args
+        state["tokenizer"] = tokenizer = _load(json_text, name)
+        return tokenizer.vocab_size, tokenizer.special_tokens
+    tokenizer = state["tokenizer"]
+    if kind == "encode":
+        text, allowed_special, disallowed_special = args
+        tokens = tokenizer.encode(
+            text, allowed_special=allowed_special, disallowed_special=disallowed_special
+        )
+        return list(map(_token_fields, tokens))
+    if kind == "decode":
+        return tokenizer.decode(args[0])
+    raise ValueError(f"unknown request {kind!r}")
+
+
+def _load(json_text: str | bytes, name: str) -> HFTokenizer:
+    """The file as an HFTokenizer, if it loads and encodes PROBE_TEXT; else ValueError."""
+    if isinstance(json_text, bytes):
+        try:
+            json_text = json_text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise unusable("it is not UTF-8 text") from None
+    tokenizer = HFTokenizer.from_str(json_text, name)
+    try:
+        tokenizer.encode(PROBE_TEXT, disallowed_special=())
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as error:  # see _answer
+        raise unusable(f"it loads, but cannot encode {PROBE_TEXT!r}: {error}") from None
+    return tokenizer
+
+
+# =============================================================================================
+# The server's side
+
+
+class _Worker:
+    """One worker process and its two pipes; killed when dropped (weakref.finalize) or by kill().
+
+    subtle: kill() only kills and reaps the process. The pipes close when this object goes;
+    closing them at once could pull an fd from under a thread still waiting on it.
+    """
+
+    def __init__(self, idle_seconds: float) -> None:
+        requests, to_worker = os.pipe()
+        replies, from_worker = os.pipe()
+        pythonpath = os.pathsep.join(filter(None, [str(_ROOT), os.environ.get("PYTHONPATH")]))
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", _SERVE, str(requests), str(from_worker), str(idle_seconds)],
+                pass_fds=(requests, from_worker), stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": pythonpath},
+            )  # fmt: skip
+        except OSError:
+            os.close(to_worker)
+            os.close(replies)
+            raise
+        finally:  # the worker's ends: it has its own copies now
+            os.close(requests)
+            os.close(from_worker)
+        self.requests = Connection(to_worker, readable=False)
+        self.replies = Connection(replies, writable=False)
+        self.kill = weakref.finalize(self, _kill, self.process)
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def ask(self, request: Request | None, seconds: float) -> tuple[str, Any] | None:
+        """Send `request` (None: only wait for the ready signal) and wait up to `seconds` for
+        the reply; None if none came (the worker is then killed). _Stopped if it ended first."""
+        try:
+            if request is not None:
+                self.requests.send(request)
+            reply = self.replies.recv() if self.replies.poll(seconds) else None
+        except (EOFError, OSError):  # EOF: it died while we waited; OSError: a broken pipe
+            raise _Stopped(self._exit_status()) from None
+        if reply is None:
+            self.kill()
+        return reply
+
+    def _exit_status(self) -> int | None:
+        try:
+            return self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            return None
+
+
+def _kill(process: subprocess.Popen[bytes]) -> None:
+    """End a worker now and reap it (no zombie left); safe to call twice."""
+    if process.poll() is None:
+        process.kill()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass  # the subprocess module reaps it later
+
+
+class IsolatedTokenizer:
+    """An untrusted tokenizer.json behind the explorer's interface, run in a worker process.
+
+    `timeout`: seconds any one call (loading the file, encoding or decoding one text) may take
+    before its worker is killed and the call raises ValueError. Calls are served one at a time
+    (a lock); close() may come from any thread.
+    """
+
+    def __init__(
+        self, json_text: str | bytes, name: str, *, timeout: float,
+        idle_seconds: float = IDLE_SECONDS,
+    ) -> None:  # fmt: skip
+        """Start a worker and load the file in it; ValueError if it does not load, cannot
+        encode PROBE_TEXT, or takes more than `timeout` seconds to do so.
+
+        The text is kept, as given, to restart the worker; bytes (UTF-8) are decoded in the
+        worker, so an app that keeps the uploaded bytes anyway holds one copy, not two.
+        """
+        self.name = name
+        self._json_text = json_text
+        self._timeout = timeout
+        self._idle_seconds = idle_seconds
+        self._lock = threading.Lock()
+        self._worker: _Worker | None = None
+        with self._lock:
+            self._vocab_size, self._special = self._start()
+
+    @property
+    def vocab_size(self) -> int:
+        return self._vocab_size
+
+    @property
+    def special_tokens(self) -> dict[str, int]:
+        return dict(self._special)
+
+    def encode(
+        self,
+        text: str,
+        *,
+        allowed_special: AllowedSpecial = frozenset(),
+        disallowed_special: DisallowedSpecial = "all",
+    ) -> list[Token]:
+        if not isinstance(disallowed_special, str):
+            disallowed_special = tuple(disallowed_special)  # any collection, as one that pickles
+        request = ("encode", text, allowed_special, disallowed_special)
+        return [Token(*fields) for fields in self._call(request, "encode this text")]
+
+    def decode(self, ids: Sequence[int]) -> str:
+        return self._call(("decode", list(ids)), "decode these ids")
+
+    def close(self) -> None:
+        """End the worker now; a later call starts a new one."""
+        worker, self._worker = self._worker, None
+        if worker is not None:
+            worker.kill()
+
+    # -- the calls -----------------------------------------------------------------------------
+
+    def _call(self, request: Request, what: str) -> Any:
+        with self._lock:
+            for attempt in range(2):
+                if self._worker is None or not self._worker.alive():
+                    self._start()
+                assert self._worker is not None
+                try:
+                    reply = self._worker.ask(request, self._timeout)
+                    return self._value(reply, f"{self._overran(what)} {REGEX_HINT}")
+                except _Stopped as stopped:
+                    self._worker = None
+                    # Exit status 0: it ended itself, idle, just as this request came. Once more.
+                    if stopped.code != 0 or attempt:
+                        raise self._ended(stopped, what) from None
+            raise AssertionError("unreachable: the loop returns or raises")
+
+    def _start(self) -> tuple[int, dict[str, int]]:
+        """A new worker with the file loaded in it; returns (vocab size, special tokens)."""
+        self.close()
+        worker = _Worker(self._idle_seconds)
+        try:
+            started = worker.ask(None, START_SECONDS)
+            self._value(started, f"{self.name}: its worker process did not start within "
+                                 f"{START_SECONDS:g} s (is the machine very busy?); try again")
+            loaded = worker.ask(("load", self._json_text, self.name), self._timeout)
+            info = self._value(loaded, self._overran(f"load and encode {PROBE_TEXT!r}"))
+        except _Stopped as stopped:
+            raise self._ended(stopped, "start") from None
+        except BaseException:
+            worker.kill()
+            raise
+        self._worker = worker
+        return info
+
+    def _value(self, reply: tuple[str, Any] | None, overran: str) -> Any:
+        """The reply's value; ValueError for an error reply, or `overran` for no reply in time."""
+        if reply is None:
+            raise ValueError(overran)
+        kind, value = reply
+        if kind == "error":
+            raise ValueError(f"{self.name}: {value}")
+        return value
+
+    def _overran(self, what: str) -> str:
+        return f"{self.name} took longer than {self._timeout:g} s to {what}, so it was stopped."
+
+    def _ended(self, stopped: _Stopped, what: str) -> ValueError:
+        return ValueError(
+            f"{self.name}: the process running this tokenizer.json ended ({stopped}) before it "
+            f"could {what}"
+        )
