@@ -190,26 +190,25 @@ def load_preset(preset_id: str) -> str | dict[str, int]:
 # --- sample texts --------------------------------------------------------------------------
 
 
+def _bounded_text(kind: str, folder: str, bounds: dict[str, tuple[int, int]], name: str) -> str:
+    """data/<folder>/<name>.txt exactly as stored, checked against its (min, max) bytes."""
+    if name not in bounds:
+        raise ValueError(f"unknown {kind} {name!r}; choose one of {', '.join(bounds)}")
+    low, high = bounds[name]
+    text = _read(f"{folder}/{name}.txt", max_bytes=high)
+    if len(text.encode("utf-8")) < low:
+        raise ValueError(f"data/{folder}/{name}.txt is under its bound of {low:,} bytes")
+    return text
+
+
 def sample_text(name: str) -> str:
     """One of the built-in samples (see SAMPLE_BOUNDS for names and sizes), exactly as stored."""
-    if name not in SAMPLE_BOUNDS:
-        raise ValueError(f"unknown sample {name!r}; choose one of {', '.join(SAMPLE_BOUNDS)}")
-    low, high = SAMPLE_BOUNDS[name]
-    text = _read(f"samples/{name}.txt", max_bytes=high)
-    if len(text.encode("utf-8")) < low:
-        raise ValueError(f"data/samples/{name}.txt is under its bound of {low:,} bytes")
-    return text
+    return _bounded_text("sample", "samples", SAMPLE_BOUNDS, name)
 
 
 def corpus_text(name: str) -> str:
     """One of the long corpora in data/corpora (see CORPUS_BOUNDS), exactly as stored."""
-    if name not in CORPUS_BOUNDS:
-        raise ValueError(f"unknown corpus {name!r}; choose one of {', '.join(CORPUS_BOUNDS)}")
-    low, high = CORPUS_BOUNDS[name]
-    text = _read(f"corpora/{name}.txt", max_bytes=high)
-    if len(text.encode("utf-8")) < low:
-        raise ValueError(f"data/corpora/{name}.txt is under its bound of {low:,} bytes")
-    return text
+    return _bounded_text("corpus", "corpora", CORPUS_BOUNDS, name)
 
 
 def english_reference_corpus() -> str:
