@@ -130,6 +130,16 @@ def test_the_default_view_the_readme_shows(open_app, wait_for_app, screenshot):
     page = open_app(expect="Playground")
     views = page.locator(".tokview")
     views.nth(2).wait_for()
+    # subtle: panels are drawn a moment after the script settles, one by one (it raced in CI as
+    # in the narrow test): wait for three panels with a height whose tops agree, then measure
+    page.wait_for_function(
+        """() => { const v = [...document.querySelectorAll('.tokview')];
+                   if (v.length !== 3) return false;
+                   const r = v.map(e => e.getBoundingClientRect());
+                   const tops = r.map(b => b.top);
+                   return r.every(b => b.height > 0) && Math.max(...tops) - Math.min(...tops) < 2; }""",
+        timeout=15_000,
+    )
     tops = [views.nth(i).bounding_box()["y"] for i in range(3)]
     assert views.count() == 3 and max(tops) - min(tops) < 2  # one row, side by side
     page.wait_for_function("() => window.__tokexHoverLink === true")
