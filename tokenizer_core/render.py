@@ -138,7 +138,10 @@ def render_tokens(
     `disagree` holds indices of tokens to mark as not shared with another tokenizer.
     """
     classes = ["tokview"] + (["big"] if options.big else []) + (["contrast"] if options.contrast else [])
-    out = [f'<div class="{" ".join(classes)}">']
+    # subtle: the line breaks are the text's, so they travel with the view itself: the page's
+    # stylesheet is a separate element and may arrive after the view (all lines ran into one
+    # in CI); without it the boxes look plain for a moment, but the lines never merge.
+    out = [f'<div class="{" ".join(classes)}" style="white-space: pre-wrap">']
     if options.readout:
         out.append('<div class="tokinfo">Hover a token to see its id and bytes.</div>')
     covered = 0

@@ -15,7 +15,10 @@ from tokenizer_core.measure.merge_prefix import model_with_first
 from tokenizer_core.modelfile import bpe_model
 from tokenizer_core.render import PALETTE_SIZE, RenderOptions, render_tokens
 
-ALLOWED = {"div": {"class"}, "span": {"class", "data-i", "data-s", "data-e", "title"}}
+ALLOWED = {"div": {"class", "style"}, "span": {"class", "data-i", "data-s", "data-e", "title"}}
+
+
+FIXED_STYLE = "white-space: pre-wrap"  # the one inline style: the text's own line breaks
 
 
 class Structure(HTMLParser):
@@ -54,6 +57,7 @@ def test_injection_payloads_come_out_as_text_only(gpt2, payload):
         structure = parse(render_tokens(payload, tokens, options))
         for tag, attrs in structure.tags:
             assert tag in ALLOWED and set(attrs) <= ALLOWED[tag], (tag, attrs)
+            assert attrs.get("style") in (None, FIXED_STYLE), attrs  # no style comes from the text
         assert not structure.comments
     # In the text view with nothing split, what a reader sees is exactly the payload.
     if not any(t.partial for t in tokens):
@@ -194,6 +198,14 @@ def test_a_line_break_stays_a_line_break_outside_the_token_boxes(gpt2):
     plain = render_tokens(text, tokens)
     assert not any("\n" in t or "\r" in t for t in token_texts(plain))
     assert "".join(parse(plain).text).split("\n") == ["def f(x):", "    return x", "", ""]
+
+
+def test_the_view_keeps_its_line_breaks_without_the_page_stylesheet(gpt2):
+    """The stylesheet is a separate element that may arrive after the view (in CI the four lines
+    of a code snippet were drawn as one): the view itself says its white space is kept."""
+    text = "a\nb\n"
+    (tag, attrs), *_ = parse(render_tokens(text, gpt2.encode(text))).tags
+    assert tag == "div" and "tokview" in attrs["class"] and attrs["style"] == FIXED_STYLE
 
 
 def test_a_token_that_holds_a_line_break_is_one_box_per_line_and_says_so():
