@@ -18,7 +18,7 @@ from typing import AbstractSet, Iterable, Sequence
 import regex
 
 from ..interface import Tokenizer
-from ..pretokenize import Piece, word_pieces
+from ..pretokenize import Piece
 from ..tokens import Token
 
 
@@ -63,7 +63,7 @@ def text_stats(text: str, tokens: Sequence[Token]) -> TextStats:
         tokens=len(tokens),
         characters=len(text),
         utf8_bytes=len(text.encode("utf-8")),
-        words=len(word_pieces(text)),
+        words=len(text.split()),  # C speed: a third of the Playground's run went to word_pieces
     )
 
 
