@@ -33,6 +33,7 @@ from tokenizer_core.registry import core_tokenizer
 from tokenizer_core.samples import english_reference_corpus, sample_text
 
 CHARS = 20_000
+BIG_CHARS = 100_000  # the Playground's bound on characters tokenized
 
 
 def texts() -> dict[str, str]:
@@ -72,30 +73,46 @@ def server_rows(repeats: int) -> list[str]:
 
 
 def apptest_rows(repeats: int) -> list[str]:
+    """The whole page script through AppTest: a new text, then a view switch and the
+    disagreement toggle on the same text (tokens cached), at 20,000 and at 100,000 characters
+    (the bound), with three tiktoken panels and with the default panels (GPT-2, o200k_base and
+    our byte-level BPE, pure Python)."""
     import streamlit as st
     from streamlit.testing.v1 import AppTest
 
-    text = texts()["mixed EN/ZH/code/emoji"]
-    first, rerun = [], []
-    for repeat in range(repeats):
-        st.cache_data.clear()  # tokenizers stay loaded (a resource cache), as on a live server
-        app = AppTest.from_file(str(REPO / "app.py"), default_timeout=120)
-        app.query_params["tok"] = "gpt2,cl100k_base,o200k_base"
-        app.run()
-        # A text this server has not tokenized yet: the token lists are cached by text.
-        app.text_area(key="pg_text").set_value(f"{repeat} {text}"[: len(text)])
-        start = time.perf_counter()
-        app.run()
-        first.append(time.perf_counter() - start)
-        app.segmented_control(key="pg_view").set_value("ids")
-        start = time.perf_counter()
-        app.run()
-        rerun.append(time.perf_counter() - start)
-        assert not app.exception
-    return [
-        f"| AppTest: new 20,000-character text, 3 tiktoken panels | {statistics.median(first):.3f} |",
-        f"| AppTest: switch view (tokens cached) | {statistics.median(rerun):.3f} |",
-    ]
+    mixed = texts()["mixed EN/ZH/code/emoji"]
+    rows = []
+    for chars in (CHARS, BIG_CHARS):
+        for tokenizers in ("gpt2,cl100k_base,o200k_base", "gpt2,o200k_base,ours:bpe"):
+            first, view, diff = [], [], []
+            for repeat in range(repeats):
+                st.cache_data.clear()  # tokenizers stay loaded (a resource cache), as on a live server
+                app = AppTest.from_file(str(REPO / "app.py"), default_timeout=300)
+                app.query_params["tok"] = tokenizers
+                app.run()
+                # A text this server has not tokenized yet: the token lists are cached by text.
+                text = (f"{repeat} " + mixed * (chars // len(mixed) + 1))[:chars]
+                app.text_area(key="pg_text").set_value(text)
+                first.append(timed_run(app))
+                app.segmented_control(key="pg_view").set_value("ids")
+                view.append(timed_run(app))
+                app.toggle(key="pg_diff").set_value(not app.toggle(key="pg_diff").value)
+                diff.append(timed_run(app))
+            where = f"{chars:,} characters, {tokenizers}"
+            rows += [
+                f"| AppTest: new text, {where} | {statistics.median(first):.3f} |",
+                f"| AppTest: switch view (tokens cached), {where} | {statistics.median(view):.3f} |",
+                f"| AppTest: toggle disagreements, {where} | {statistics.median(diff):.3f} |",
+            ]
+    return rows
+
+
+def timed_run(app) -> float:
+    start = time.perf_counter()
+    app.run()
+    seconds = time.perf_counter() - start
+    assert not app.exception, app.exception
+    return seconds
 
 
 def cold_start(repeats: int) -> str:
