@@ -217,6 +217,27 @@ class ByteToChar:
         return start, end, partial
 
 
+def _split_span(text: str, n_bytes: int, char: int, inside: int) -> tuple[int, int, bool, int, int]:
+    """A token of `n_bytes` bytes that starts at byte `inside` of character `char` and splits a
+    character: (start, end, partial, and where the next token starts: char and inside).
+
+    Walks the token's own characters only, so a text with a few split characters never pays
+    for an index of all of them (the index took a third of encoding a long text).
+    """
+    start, remaining = char, n_bytes
+    while remaining:
+        if char >= len(text):
+            break  # more bytes than the text has: tokens_from_bytes says so
+        size = len(text[char].encode("utf-8"))
+        taken = min(remaining, size - inside)
+        remaining, inside = remaining - taken, inside + taken
+        if inside == size:
+            char, inside = char + 1, 0
+    end = start if not n_bytes else char + (1 if inside else 0)
+    # Partial, always: its bytes do not decode, or it starts inside a character.
+    return start, end, True, char, inside
+
+
 def tokens_from_bytes(
     text: str,
     pieces: Iterable[tuple[int, bytes]],
@@ -227,11 +248,18 @@ def tokens_from_bytes(
     This is how every byte-level tokenizer (ours, tiktoken, HF byte-level) gets honest
     character offsets, including tokens that split one character between them.
     """
-    index = ByteToChar(text)
     tokens: list[Token] = []
-    offset = 0
+    offset = 0  # bytes consumed
+    char, inside = 0, 0  # `offset` is byte `inside` of character `char` (0: a boundary)
     for token_id, data in pieces:
-        start, end, partial = index.span(offset, offset + len(data))
+        piece = piece_of(data)
+        if piece is not None and not inside:
+            # Whole characters from a boundary: the span is a count, no lookup. (The tail of a
+            # split character never decodes, so a token that decodes starts on a boundary.)
+            start, end, partial = char, char + len(piece), False
+            char = end
+        else:
+            start, end, partial, char, inside = _split_span(text, len(data), char, inside)
         tokens.append(
             Token(
                 id=token_id,
@@ -239,14 +267,15 @@ def tokens_from_bytes(
                 start=start,
                 end=end,
                 partial=partial,
-                piece=piece_of(data),
+                piece=piece,
                 special=token_id in special_ids,
             )
         )
         offset += len(data)
-    if offset != index.n_bytes:
+    n_bytes = len(text.encode("utf-8"))
+    if offset != n_bytes:
         raise ValueError(
-            f"token bytes cover {offset} bytes but the text has {index.n_bytes}; "
+            f"token bytes cover {offset} bytes but the text has {n_bytes}; "
             "the tokenizer did not return the text's own bytes"
         )
     return tokens

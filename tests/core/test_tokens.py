@@ -75,3 +75,23 @@ def test_any_byte_cut_maps_to_characters_that_hold_those_bytes(text, data):
         assert token.partial == (covered != token.bytes)
     index = ByteToChar(text)
     assert index.n_bytes == len(encoded)
+
+
+def spans_by_index(text: str, pieces: list[tuple[int, bytes]]) -> list[tuple[int, int, bool]]:
+    """The slow, obviously right spans: every token looked up in the byte -> character index."""
+    index, offset, spans = ByteToChar(text), 0, []
+    for _, data in pieces:
+        spans.append(index.span(offset, offset + len(data)))
+        offset += len(data)
+    return spans
+
+
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=40), st.data())
+def test_spans_equal_the_index_lookup_for_any_cut(text, data):
+    """tokens_from_bytes counts characters as it goes and looks up only split characters: the
+    spans must equal a lookup of every token, wherever the cuts fall (empty tokens included)."""
+    encoded = text.encode()
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(encoded)), max_size=10)) + [0, len(encoded)])
+    pieces = [(i, encoded[a:b]) for i, (a, b) in enumerate(zip(cuts, cuts[1:]))]
+    tokens = tokens_from_bytes(text, pieces)
+    assert [(t.start, t.end, t.partial) for t in tokens] == spans_by_index(text, pieces)
