@@ -10,8 +10,13 @@ import pandas as pd
 import pytest
 
 from tests.shared import tiktoken_encoding
-from tokenizer_core.samples import emoji_catalogue, parallel_pairs
-from ui.languages.limits import MAX_RULER_CHARS
+from tokenizer_core.samples import MAX_PARALLEL_PAIRS, emoji_catalogue, parallel_pairs
+from ui.languages.limits import (
+    MAX_GROW_CHARS,
+    MAX_PAIR_POINTS,
+    MAX_RULER_CHARS,
+    MAX_RULER_INPUT_CHARS,
+)
 
 from .conftest import open_page, shown
 
@@ -72,6 +77,18 @@ def test_ruler_draws_a_bounded_part_of_long_text(app):
     app.text_area(key="lg_ruler_text").set_value("你好" * 200).run()
     assert any(f"first {MAX_RULER_CHARS:,} of 400 characters" in c.value for c in app.caption)
     assert frame_with(app, "tokens")["tokens"][0] == count("gpt2", "你好" * 200)
+
+
+def test_an_over_long_ruler_text_stays_in_the_box_and_the_page_says_it_is_cut(app):
+    open_page(app, PAGE)
+    text = "a" * MAX_RULER_INPUT_CHARS + "你好"
+    app.text_area(key="lg_ruler_text").set_value(text).run()
+    assert app.text_area(key="lg_ruler_text").value == text  # nothing typed is lost
+    warnings = [w.value for w in app.warning]
+    assert any(f"{len(text):,} characters" in w and f"first {MAX_RULER_INPUT_CHARS:,}" in w
+               for w in warnings), warnings
+    summary = frame_with(app, "tokens that split a character")
+    assert summary["tokens"][0] == count("gpt2", text[:MAX_RULER_INPUT_CHARS])
 
 
 def test_ruler_escapes_what_the_user_types(app):
@@ -177,6 +194,41 @@ def test_our_bilingual_bpe_joins_the_comparison(app):
     assert "english.txt" in table.loc["ours (EN+ZH)", "trained on"]
 
 
+def parallel_file(n: int) -> bytes:
+    """The built-in pairs over and over, n lines (20,000 of them are 960,000 characters, under
+    the file's own bound of 1,000,000; benchmarks/bench_languages.py times distinct ones)."""
+    pairs = parallel_pairs()
+    lines = [f"{pairs[i % len(pairs)].en}\t{pairs[i % len(pairs)].zh}" for i in range(n)]
+    return ("en\tzh\n" + "\n".join(lines) + "\n").encode()
+
+
+def test_a_file_at_the_pair_bound_completes_with_a_status_and_tiktokens_counts(app):
+    open_tab(app, "English vs Chinese")
+    content = parallel_file(MAX_PARALLEL_PAIRS)
+    app.file_uploader(key="lg_parallel_upload").set_value(("big.tsv", content, "text/plain")).run()
+    assert not app.exception and not app.error
+    assert any(f"{MAX_PARALLEL_PAIRS:,} pairs" in c.value for c in app.caption)
+    (status,) = app.status  # the count's status box stays, folded, saying what it took
+    assert f"Counted the tokens of {2 * MAX_PARALLEL_PAIRS:,} sentences" in status.label
+    table = frame_with(app, "premium: ratio of totals").set_index("tokenizer")
+    each = sum(count("o200k_base", p.en) for p in parallel_pairs())
+    assert table.loc["o200k_base", "EN tokens"] == each * MAX_PARALLEL_PAIRS // 50
+    (pairs_chart,) = [c for c in charts(app) if "Every pair" in c.proto.spec]
+    assert len(pairs_chart.proto.spec) < 2_000_000  # boxes computed here, not 80,000 dots
+    app.run()  # a rerun: the counts are kept, so no status this time
+    assert not app.status and not app.exception
+
+
+def test_a_file_over_the_pair_bound_says_so_and_keeps_the_pairs(app):
+    open_tab(app, "English vs Chinese")
+    content = parallel_file(MAX_PARALLEL_PAIRS + 1)
+    app.file_uploader(key="lg_parallel_upload").set_value(("huge.tsv", content, "text/plain")).run()
+    errors = [shown(e.value) for e in app.error]
+    assert any(f"{MAX_PARALLEL_PAIRS + 1:,} pairs, over the bound of {MAX_PARALLEL_PAIRS:,}" in e
+               and "Still using data/parallel/en_zh.tsv" in e for e in errors), errors
+    assert not app.exception and len(charts(app)) == 3
+
+
 # --- emoji -----------------------------------------------------------------------------------
 
 
@@ -220,6 +272,23 @@ def test_grow_on_your_own_text(app):
     assert values["Tokens at N = 3"] == "6"  # 你 好 [吗 = 3 bytes] 你
 
 
+def test_grow_on_text_at_the_bound_completes_and_longer_text_is_cut_with_a_note(app):
+    open_tab(app, "Grow a vocabulary")
+    app.segmented_control(key="lg_grow_setup").set_value("own_split").run()
+    chinese = "".join(p.zh for p in parallel_pairs())
+    text = (chinese * (MAX_GROW_CHARS // len(chinese) + 2))[: MAX_GROW_CHARS + 5]
+    app.text_area(key="lg_grow_text").set_value(text).run()
+    assert not app.exception and len(charts(app)) == 1
+    assert app.text_area(key="lg_grow_text").value == text  # nothing typed is lost
+    warnings = [w.value for w in app.warning]
+    assert any(f"{len(text):,} characters" in w and f"first {MAX_GROW_CHARS:,}" in w
+               for w in warnings), warnings
+    train, held = MAX_GROW_CHARS * 70 // 100, MAX_GROW_CHARS - MAX_GROW_CHARS * 70 // 100
+    assert any(f"{train:,} training and {held:,} held-out characters" in c.value for c in app.caption)
+    (status,) = app.status
+    assert f"the {held:,} held-out characters" in status.label
+
+
 # --- the ui layer's pure parts: chart builders and frames -------------------------------------
 
 
@@ -244,6 +313,15 @@ def test_chart_builders_are_pure_frame_to_figure():
     dots = tables.pair_ratio_frame(results, pairs)
     assert "&lt;" not in "".join(dots["hover"]) and len(dots) == 4
     assert charts_ui.pair_ratio_chart(dots).data[0].boxpoints == "all"
+
+    many = pd.DataFrame({"tokenizer": "t", "ratio": [float(i % 97) for i in range(MAX_PAIR_POINTS)]
+                         + [500.0, -400.0], "hover": "h"})
+    box, outliers = charts_ui.pair_ratio_chart(many).data[:2]
+    ratios = list(many["ratio"])
+    q1, median, q3 = statistics.quantiles(ratios, n=4, method="inclusive")  # plotly's "linear"
+    assert (box.q1, box.median, box.q3) == (pytest.approx((q1,)), pytest.approx((median,)), pytest.approx((q3,)))
+    assert box.y is None and box.upperfence == (96.0,) and box.lowerfence == (0.0,)
+    assert list(outliers.y) == [500.0, -400.0]  # only the pairs beyond the whiskers are dots
 
     table = tables.emoji_table([e for e in emoji_catalogue()][:3], {"x": [1, 2, 3]})
     heat = charts_ui.emoji_chart(tables.emoji_chart_frame(table, ["x"]))

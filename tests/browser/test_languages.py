@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from tests.browser.conftest import LAPTOP, PageLog
 from tests.shared import PAYLOAD_LINES as PAYLOADS
+from tokenizer_core.samples import MAX_PARALLEL_PAIRS, parallel_pairs
+from ui.languages.limits import MAX_RULER_INPUT_CHARS
 
 PLOTS = ".js-plotly-plot"
 
@@ -74,6 +76,45 @@ def test_parallel_tab_draws_charts_and_table(open_app, wait_for_app, screenshot,
     _plots_drawn(page, 3)
     page.locator(PLOTS).nth(2).scroll_into_view_if_needed()
     screenshot("languages-parallel-pairs")
+
+
+def test_a_file_at_the_pair_bound_draws_its_charts(open_app, wait_for_app, screenshot, page) -> None:
+    """20,000 pairs (the bound) at 1280x720: the count's status, the charts, every pair's box."""
+    page.set_viewport_size(LAPTOP)
+    page = _open(open_app, wait_for_app, "English vs Chinese")
+    _plots_drawn(page, 2)
+    pairs = parallel_pairs()
+    lines = [f"{pairs[i % len(pairs)].en}\t{pairs[i % len(pairs)].zh}"
+             for i in range(MAX_PARALLEL_PAIRS)]  # 960,000 characters: under the file's bound
+    content = ("en\tzh\n" + "\n".join(lines) + "\n").encode()
+    page.get_by_text("Use your own parallel file (.tsv)").click()
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+        {"name": "bound.tsv", "mimeType": "text/plain", "buffer": content})
+    wait_for_app(page, page.get_by_text(f"bound.tsv, {MAX_PARALLEL_PAIRS:,} pairs"))
+    status = page.locator('[data-testid="stExpander"]', has_text="Counted the tokens of")
+    status.first.wait_for(state="visible", timeout=60_000)
+    _plots_drawn(page, 2)
+    page.get_by_role("tab", name="English vs Chinese").scroll_into_view_if_needed()
+    screenshot("languages-laptop-20000-pairs")
+    page.locator(PLOTS).first.scroll_into_view_if_needed()
+    screenshot("languages-laptop-20000-pairs-premium")
+    page.get_by_text("Every pair", exact=True).click()
+    _plots_drawn(page, 3)
+    page.locator(PLOTS).nth(2).scroll_into_view_if_needed()
+    page.wait_for_timeout(300)
+    screenshot("languages-laptop-20000-pairs-every-pair")
+
+
+def test_an_over_long_ruler_paste_is_kept_and_cut_with_a_note(open_app, wait_for_app, page) -> None:
+    page = _open(open_app, wait_for_app)
+    page.locator(".ruler").first.wait_for(state="visible")
+    wait_for_app(page)
+    text = "你好" * MAX_RULER_INPUT_CHARS  # twice the bound: the browser must not refuse it
+    box = page.get_by_role("textbox", name="Text", exact=True)
+    box.fill(text)
+    box.press("Control+Enter")
+    wait_for_app(page, page.get_by_text(f"The box holds {len(text):,} characters"))
+    assert box.input_value() == text
 
 
 def test_emoji_tab_draws_chart_and_a_closer_look(open_app, wait_for_app, screenshot, page) -> None:

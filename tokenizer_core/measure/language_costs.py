@@ -6,7 +6,10 @@ Adds, over metrics.py (which describes one text and one tokenizer):
   questions: the ratio of totals, sum(tokens(zh)) / sum(tokens(en)) (what a whole document
   costs; long pairs weigh more), and the median of the per-pair ratios tokens(zh)/tokens(en)
   (what a typical sentence costs; one odd pair cannot move it);
-- `string_cost`: code points and bytes of one short string, such as an emoji sequence.
+- `string_cost`: code points and bytes of one short string, such as an emoji sequence;
+- `token_counts`: how many tokens each of many texts needs, without building Token records
+  (20,000 pairs are 40,000 encodings: counting ids instead of making records is what keeps a
+  file at the bound to about a second per tokenizer), with a progress callback.
 
 The count is a plain function `str -> int`, so the same code measures any tokenizer, and
 `utf8_bytes` measures the floor every byte-level tokenizer starts from (each byte a token).
@@ -18,11 +21,15 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Protocol, Sequence, runtime_checkable
 
+from ..interface import Tokenizer
 from ..samples import ParallelPair
+from ..tokens import require_unicode
 
 Count = Callable[[str], int]
+Progress = Callable[[int, int], None]  # (texts counted, texts in all); may raise to stop
+PROGRESS_CHARS = 50_000  # characters counted between two progress calls
 
 
 def utf8_bytes(text: str) -> int:
@@ -143,3 +150,43 @@ def string_cost(text: str) -> StringCost:
         code_points=tuple(f"U+{ord(ch):04X}" for ch in text),
         utf8_hex=tuple(f"{b:02X}" for b in text.encode("utf-8")),
     )
+
+
+@runtime_checkable
+class _OrdinaryIds(Protocol):
+    """tiktoken's and our byte-level encoder's fast path: ids only, special strings as text."""
+
+    def encode_ordinary_ids(self, text: str) -> list[int]: ...
+
+
+def _counter(tokenizer: Tokenizer) -> Count:
+    """Tokens of one text, special-token strings read as plain text (disallowed_special=())."""
+    if isinstance(tokenizer, _OrdinaryIds):
+        ids = tokenizer.encode_ordinary_ids
+
+        def fast(text: str) -> int:
+            require_unicode(text)  # encode() refuses lone surrogates; so must the count
+            return len(ids(text))
+
+        return fast
+    return lambda text: len(tokenizer.encode(text, disallowed_special=()))
+
+
+def token_counts(
+    tokenizer: Tokenizer, texts: Sequence[str], progress: Progress | None = None
+) -> list[int]:
+    """len(tokenizer.encode(text, disallowed_special=())) for each text, the same numbers made
+    faster: ids instead of Token records where the tokenizer offers them, and each distinct
+    text counted once. `progress(done, total)` is called every PROGRESS_CHARS characters or so
+    (done counts distinct texts); it may raise to stop the count."""
+    count = _counter(tokenizer)
+    distinct = list(dict.fromkeys(texts))
+    known: dict[str, int] = {}
+    since = 0
+    for done, text in enumerate(distinct, 1):
+        known[text] = count(text)
+        since += len(text)
+        if progress is not None and (since >= PROGRESS_CHARS or done == len(distinct)):
+            since = 0
+            progress(done, len(distinct))
+    return [known[text] for text in texts]

@@ -3,15 +3,22 @@
 All five come from ui/common/catalog.py, loaded once per server there: four it offers everywhere, and
 a fifth it keeps off the Playground's list, our byte-level BPE trained on the built-in English
 *and* Chinese samples. Tokens come from catalog.tokenize (shared, never pickled); token counts
-are cached here by plain keys: (tokenizer name, texts).
+are kept here by plain keys: (tokenizer name, a digest of the texts).
 """
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
+from typing import Sequence
+
 import streamlit as st
 
+from tokenizer_core.measure.language_costs import Progress, token_counts
 from tokenizer_core.registry import BILINGUAL_MERGES
 from ui.common import catalog
+from ui.languages.limits import COUNT_CACHE_ENTRIES
 
 BILINGUAL = catalog.BILINGUAL
 NAMES = ("gpt2", "cl100k_base", "o200k_base", "ours:bpe", BILINGUAL)
@@ -64,8 +71,61 @@ def long_label(name: str) -> str:
     return LONG.get(name) or catalog.BUILT_IN.get(name, name)
 
 
-@st.cache_data(max_entries=64, show_spinner="Counting tokens…")
-def counts(name: str, texts: tuple[str, ...]) -> tuple[int, ...]:
-    """Tokens of each text on its own."""
-    tokenizer = catalog.load(name)
-    return tuple(len(tokenizer.encode(t, disallowed_special=())) for t in texts)
+def digest(texts: Sequence[str]) -> str:
+    """A plain key for many texts (a 20,000-pair file): hashing 1 MB takes milliseconds, while
+    Streamlit's cache would hash and pickle the 40,000 strings on every rerun."""
+    sha = hashlib.sha256()
+    for text in texts:
+        sha.update(text.encode("utf-8", "surrogatepass"))
+        sha.update(b"\0")  # ("ab", "c") and ("a", "bc") are different texts
+    return sha.hexdigest()
+
+
+class _Counts:
+    """Token counts by (tokenizer name, digest of the texts), the newest COUNT_CACHE_ENTRIES,
+    shared by every session (counts of the same texts are the same for everyone).
+
+    Not st.cache_data: the count reports progress through the page's own bar, and a bar touched
+    inside a cached function would be replayed on every later hit.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._kept: OrderedDict[tuple[str, str], tuple[int, ...]] = OrderedDict()
+
+    def get(self, key: tuple[str, str]) -> tuple[int, ...] | None:
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[str, str], counts: tuple[int, ...]) -> None:
+        with self._lock:
+            self._kept[key] = counts
+            while len(self._kept) > COUNT_CACHE_ENTRIES:
+                self._kept.popitem(last=False)
+
+
+@st.cache_resource(show_spinner=False)
+def _kept_counts() -> _Counts:
+    return _Counts()
+
+
+def known_counts(name: str, key: str) -> tuple[int, ...] | None:
+    """Counts already made for the texts whose digest is `key`, or None."""
+    return _kept_counts().get((name, key))
+
+
+def counts(
+    name: str, texts: Sequence[str], progress: Progress | None = None, key: str | None = None
+) -> tuple[int, ...]:
+    """Tokens of each text on its own (special-token strings as plain text), counted once per
+    server for the same tokenizer and texts; `progress` as in token_counts, only when counting.
+    `key` is digest(texts) when the caller has it already."""
+    key = key or digest(texts)
+    found = known_counts(name, key)
+    if found is None:
+        found = tuple(token_counts(catalog.load(name), texts, progress))
+        _kept_counts().put((name, key), found)
+    return found

@@ -20,8 +20,10 @@ from tokenizer_core.samples import sample_text
 from ui.common.page_state import KEEP
 from ui.common.safe_text import literal
 from ui.common.shell import presentation_mode
+from ui.common.unicode_guard import unicode_guard
 from ui.languages import data as data
 from ui.languages.charts import grow_chart
+from ui.languages.counting import counts_for
 from ui.languages.limits import MAX_GROW_CHARS, MAX_GROW_RENDER_CHARS
 from ui.languages.tables import added_frame, grow_frame
 
@@ -56,12 +58,17 @@ def _texts(
     if setup == "sample_split":
         train, held = _split(sample_text("chinese"), percent)
         return train, held, f"Training: the first {percent}% of {SAMPLE}. Held out: the rest."
+    unicode_guard()  # before the box is used: a lone surrogate would lose the box's new text
+    # No max_chars: the browser would refuse a longer paste without a word; cut here, and say so.
     text = st.text_area("Your Chinese text", key="lg_grow_text", height=140, persist_state=KEEP,
-                        max_chars=MAX_GROW_CHARS,
-                        help=f"Up to {MAX_GROW_CHARS:,} characters.")
+                        help=f"Up to {MAX_GROW_CHARS:,} characters are used.")
     if not text.strip():
         st.info("Paste some Chinese text above (a few hundred characters or more).", icon="✍️")
         return None
+    if len(text) > MAX_GROW_CHARS:
+        st.warning(f"The box holds {len(text):,} characters; the experiment uses the first "
+                   f"{MAX_GROW_CHARS:,}. Your whole text stays in the box.", icon="✂️")
+        text = text[:MAX_GROW_CHARS]
     train, held = _split(text, percent)
     return train, held, f"Training: the first {percent}% of your text. Held out: the rest."
 
@@ -94,9 +101,10 @@ def grow_section(names: Sequence[str], pair_source: str, zh_sentences: Sequence[
     top = len(curve.added)
     st.session_state["lg_grow_n"] = min(st.session_state.get("lg_grow_n", min(100, top)), top)
     n = st.slider("N: characters added", 0, top, key="lg_grow_n", persist_state=KEEP)
+    counted = counts_for(names, [heldout], f"the {len(heldout):,} held-out characters")
     references = pd.DataFrame({
         "label": [data.label(x) for x in names] + ["one token per character"],
-        "tokens": [data.counts(x, (heldout,))[0] for x in names] + [len(heldout)],
+        "tokens": [counted[x][0] for x in names] + [len(heldout)],
     })  # fmt: skip
     big = presentation_mode()
     st.plotly_chart(grow_chart(grow_frame(curve), references, n, big), key="lg_chart_grow",

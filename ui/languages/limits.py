@@ -14,3 +14,5 @@ MAX_GROW_CHARS = 200_000  # characters of your own text for the grow-a-vocabular
 MAX_GROW_RENDER_CHARS = 240  # held-out characters drawn as tokens under the grow chart
 MAX_PAIR_POINTS = 2_000  # pairs drawn as dots per tokenizer; beyond, the box shows outliers only
 MAX_PAIR_HOVER_CHARS = 60  # characters of a sentence shown in a chart's hover
+COUNT_CACHE_ENTRIES = 32  # token-count lists kept per server (one per tokenizer and set of texts)
+PAIR_RESULT_CACHE_ENTRIES = 4  # premiums and per-pair frames kept per server (file x tokenizers)

@@ -7,8 +7,10 @@ with the pairs it had.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Sequence
 
+import pandas as pd
 import streamlit as st
 
 from tokenizer_core.measure.language_costs import Premium, premium, utf8_bytes
@@ -27,7 +29,8 @@ from ui.common.tables import csv_download
 from ui.common.uploads import decode_text
 from ui.languages import data as data
 from ui.languages.charts import pair_ratio_chart, premium_chart, tokens_per_char_chart
-from ui.languages.limits import MAX_PARALLEL_UPLOAD_BYTES
+from ui.languages.counting import counts_for
+from ui.languages.limits import MAX_PARALLEL_UPLOAD_BYTES, PAIR_RESULT_CACHE_ENTRIES
 from ui.languages.tables import (
     pair_ratio_frame,
     pair_table,
@@ -66,14 +69,35 @@ def current_pairs() -> tuple[str, list[ParallelPair]]:
     return custom if custom else (BUILT_IN_SOURCE, parallel_pairs())
 
 
-def premiums(names: Sequence[str], pairs: Sequence[ParallelPair]) -> dict[str, Premium]:
-    """The premium per tokenizer (by short label), UTF-8 bytes first."""
-    result = {data.BYTES_LABEL: premium(pairs, utf8_bytes)}
-    sentences = tuple(s for p in pairs for s in (p.en, p.zh))
+@dataclass(frozen=True)
+class PairResults:
+    """What the section draws from one file and tokenizer choice, made once and only read:
+    20,000 pairs take about a second to turn into premiums and frames, too long for every rerun."""
+
+    premiums: dict[str, Premium]  # by short label, UTF-8 bytes first
+    per_pair: pd.DataFrame  # pair_table: one row per pair (shown, and the CSV)
+    dots: pd.DataFrame  # pair_ratio_frame: the per-pair chart's input
+
+
+def pair_results(names: Sequence[str], pairs: Sequence[ParallelPair]) -> PairResults:
+    """Count (with a status while counting, see counting.py), then the premiums and frames."""
+    sentences = [s for p in pairs for s in (p.en, p.zh)]
+    counts_for(names, sentences, f"{len(sentences):,} sentences")
+    key = data.digest([f"{p.line}\t{p.en}\t{p.zh}" for p in pairs])  # line numbers are shown
+    return _pair_results(tuple(names), key, pairs)
+
+
+@st.cache_resource(max_entries=PAIR_RESULT_CACHE_ENTRIES, show_spinner=False)
+def _pair_results(
+    names: tuple[str, ...], key: str, _pairs: Sequence[ParallelPair]
+) -> PairResults:
+    premiums = {data.BYTES_LABEL: premium(_pairs, utf8_bytes)}
+    sentences = [s for p in _pairs for s in (p.en, p.zh)]
     for name in names:
-        known = dict(zip(sentences, data.counts(name, sentences)))
-        result[data.label(name)] = premium(pairs, known.__getitem__)
-    return result
+        known = dict(zip(sentences, data.counts(name, sentences)))  # kept by counts_for
+        premiums[data.label(name)] = premium(_pairs, known.__getitem__)
+    shown = {k: v for k, v in premiums.items() if k != data.BYTES_LABEL}
+    return PairResults(premiums, pair_table(premiums, _pairs), pair_ratio_frame(shown, _pairs))
 
 
 def _upload_ui(source: str, n_pairs: int) -> None:
@@ -97,7 +121,8 @@ def parallel_section(names: Sequence[str]) -> None:
     source, pairs = current_pairs()
     _upload_ui(source, len(pairs))
     big = presentation_mode()
-    results = premiums(names, pairs)
+    found = pair_results(names, pairs)
+    results = found.premiums
     base = results[data.BYTES_LABEL]
     cols = st.columns(4)
     cols[0].metric("English characters", f"{base.en.characters:,}")
@@ -126,11 +151,10 @@ def parallel_section(names: Sequence[str]) -> None:
     )  # fmt: skip
     left, right = st.columns(2)
     csv_download(left, "Download this table (CSV)", table, "premium.csv", key="lg_csv_premium")
-    per_pair = pair_table(results, pairs)
+    per_pair = found.per_pair
     csv_download(right, "Download every pair (CSV)", per_pair, "premium_pairs.csv",
                  key="lg_csv_pairs")
     with st.expander("Every pair"):
-        shown = {k: v for k, v in results.items() if k != data.BYTES_LABEL}
-        st.plotly_chart(pair_ratio_chart(pair_ratio_frame(shown, pairs), big),
+        st.plotly_chart(pair_ratio_chart(found.dots, big),
                         key="lg_chart_pairs", theme=None)
         st.dataframe(per_pair, hide_index=True, width="stretch", height=360)

@@ -13,6 +13,7 @@ from ui.common.page_state import KEEP
 from ui.common.pills import fill_from_pills
 from ui.common.safe_text import literal
 from ui.common.shell import presentation_mode
+from ui.common.unicode_guard import unicode_guard
 from ui.languages import data as data
 from ui.languages.limits import (
     MAX_RULER_CHARS,
@@ -75,11 +76,19 @@ def ruler_section(names: Sequence[str]) -> None:
     st.pills("Examples", list(PRESETS), key="lg_ruler_preset", on_change=fill_from_pills,
              args=("lg_ruler_preset", "lg_ruler_text", PRESETS),
              help="Each replaces the text in the box.")
+    unicode_guard()  # before the box is used: a lone surrogate would lose the box's new text
+    # subtle: no max_chars. The browser would refuse a longer paste without a word (and count
+    # UTF-16 units); the box keeps any text, and the page cuts it here and says so.
     text = st.text_area(
-        "Text", key="lg_ruler_text", height=90, max_chars=MAX_RULER_INPUT_CHARS, persist_state=KEEP,
+        "Text", key="lg_ruler_text", height=90, persist_state=KEEP,
         help=f"Up to {MAX_RULER_INPUT_CHARS:,} characters are tokenized; the first "
         f"{MAX_RULER_CHARS:,} are drawn.",
     )  # fmt: skip
+    if len(text) > MAX_RULER_INPUT_CHARS:
+        st.warning(f"The box holds {len(text):,} characters; the ruler tokenizes the first "
+                   f"{MAX_RULER_INPUT_CHARS:,} and draws the first {MAX_RULER_CHARS:,}. Your "
+                   "whole text stays in the box.", icon="✂️")
+        text = text[:MAX_RULER_INPUT_CHARS]
     code_points = st.toggle("Show code points (U+…)", key="lg_ruler_cp", persist_state=KEEP)
     if not text:
         st.info("Type or paste some text above, or pick an example.", icon="✍️")

@@ -6,9 +6,18 @@ from __future__ import annotations
 import statistics
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.shared import core, tiktoken, tiktoken_encoding
-from tokenizer_core.measure.language_costs import premium, string_cost, utf8_bytes
+from tokenizer_core import bpe_model, corpus_from_text, train_bpe
+from tokenizer_core.measure.language_costs import (
+    PROGRESS_CHARS,
+    premium,
+    string_cost,
+    token_counts,
+    utf8_bytes,
+)
 from tokenizer_core.samples import emoji_catalogue, parallel_pairs, parse_parallel
 
 TINY = "en\tzh\nGood morning.\t早上好。\nI like tea.\t我喜欢茶。\n# a comment\n\nYes.\t是。\n"
@@ -112,3 +121,67 @@ def test_catalogue_entries_cost_what_their_kind_says():
             assert cost.code_points[1:] == ("U+FE0F", "U+20E3") and cost.n_bytes == 7
         if entry.category == "skin_tone":
             assert cost.n_code_points == 2 and "U+1F3F" in cost.code_points[1]
+
+
+# --- token_counts: the page's fast count, checked against tiktoken and the slow Token path ------
+
+SPECIAL = "<|endoftext|>"
+TEXTS = st.lists(
+    st.one_of(st.text(max_size=40), st.sampled_from([SPECIAL, f"a{SPECIAL}b", "你好，世界！", "👍🏽 x"])),
+    max_size=12,
+)
+
+
+@pytest.mark.parametrize("name", ["gpt2", "cl100k_base", "o200k_base"])
+@settings(max_examples=60, deadline=None)
+@given(texts=TEXTS)
+def test_token_counts_equal_tiktoken_reading_special_strings_as_text(name, texts):
+    expected = [len(tiktoken_encoding(name).encode(t, disallowed_special=())) for t in texts]
+    assert token_counts(tiktoken(name), texts) == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(texts=TEXTS)
+def test_token_counts_of_our_encoder_equal_its_slow_token_path(texts):
+    encoder = core("gpt2")
+    assert token_counts(encoder, texts) == [len(encoder.encode(t, disallowed_special=())) for t in texts]
+
+
+def test_token_counts_fall_back_to_encode_for_other_tokenizers():
+    word_level = bpe_model(train_bpe(corpus_from_text("low lower lowest low", "word"), 3))
+    assert not hasattr(word_level, "encode_ordinary_ids")
+    texts = ["low low", "lowest", "low low"]
+    assert token_counts(word_level, texts) == [len(word_level.encode(t)) for t in texts]
+
+
+def test_token_counts_on_the_built_in_pairs_equal_tiktoken():
+    sentences = [s for p in parallel_pairs() for s in (p.en, p.zh)]
+    expected = [len(tiktoken_encoding("o200k_base").encode_ordinary(s)) for s in sentences]
+    assert token_counts(tiktoken("o200k_base"), sentences) == expected
+
+
+def test_token_counts_count_each_distinct_text_once_and_report_progress():
+    texts = ["a" * PROGRESS_CHARS, "b", "a" * PROGRESS_CHARS, "c" * PROGRESS_CHARS, "b"]
+    calls = []
+    counts = token_counts(tiktoken("gpt2"), texts, lambda done, total: calls.append((done, total)))
+    assert counts[0] == counts[2] and counts[1] == counts[4] == 1
+    assert calls == [(1, 3), (3, 3)]  # after each PROGRESS_CHARS characters, and at the end
+
+
+class Cancelled(Exception):
+    """Stands for Streamlit's StopException, which a page's progress callback raises."""
+
+
+def test_token_counts_stop_when_progress_raises():
+    def stop(done: int, total: int) -> None:
+        raise Cancelled
+
+    with pytest.raises(Cancelled):
+        token_counts(tiktoken("gpt2"), ["x" * PROGRESS_CHARS, "y"], stop)
+
+
+def test_token_counts_refuse_a_lone_surrogate_like_encode():
+    with pytest.raises(ValueError, match="lone surrogate"):
+        tiktoken("gpt2").encode("a\ud800", disallowed_special=())
+    with pytest.raises(ValueError, match="lone surrogate"):
+        token_counts(tiktoken("gpt2"), ["ok", "a\ud800"])
