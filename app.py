@@ -11,6 +11,7 @@ pages = [
     st.Page("pages/merge_steps.py", title="Merge steps", icon="🧩"),
     st.Page("pages/compression.py", title="Compression", icon="📉"),
     st.Page("pages/languages.py", title="Languages", icon="🌏"),
+    st.Page("pages/sequences.py", title="Sequences", icon="🧱"),
 ]
 navigation = st.navigation(pages)
 sidebar()

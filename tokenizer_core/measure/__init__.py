@@ -1,4 +1,5 @@
-"""Numbers about tokenizations: metrics, compression curves and quality, language costs, boundaries.
+"""Numbers about tokenizations: metrics, compression curves and quality, language costs, boundaries,
+and sequences (model inputs, long-text windows, batches, chat framing: sequences*.py).
 
 May import models, trainers, reference and the top level; nothing in the core imports measure.
 """

@@ -1,0 +1,101 @@
+"""The Sequences page in a real Chromium at 1280x720: the batch grid draws specials dark and
+padding hatched with the mask under it, windows are bands over the text with the overlap in both colours,
+the batching chart draws, injection payloads stay text; screenshots land in screenshots/."""
+
+from __future__ import annotations
+
+from tests.browser.conftest import LAPTOP
+from tests.shared import PAYLOAD_LINES as PAYLOADS
+from ui.sequences.limits import MAX_BATCH_ROWS
+
+
+def _open(open_app, wait_for_app, tab: str = ""):
+    page = open_app()
+    page.set_viewport_size(LAPTOP)  # a laptop's screen: what a student sees
+    page.locator('[data-testid="stSidebarNav"] a', has_text="Sequences").click()
+    wait_for_app(page, page.get_by_role("heading", name="Sequences"))
+    if tab:
+        page.get_by_role("tab", name=tab).click()
+        wait_for_app(page, page.locator('[role="tab"][aria-selected="true"]', has_text=tab))
+    return page
+
+
+def test_batch_grid_specials_padding_and_mask(open_app, wait_for_app, screenshot) -> None:
+    page = _open(open_app, wait_for_app)
+    grid = page.locator(".sqgrid").first
+    grid.wait_for(state="visible")
+    special = page.locator(".sqgrid td.special").first
+    pad = page.locator(".sqgrid td.pad").first
+    assert special.inner_text() == "<bos>"
+    assert special.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(34, 34, 34)"
+    assert "repeating-linear-gradient" in pad.evaluate("e => getComputedStyle(e).backgroundImage")
+    # the mask row sits under its token row, one cell per position, aligned
+    first_row = page.locator(".sqgrid tr.toks").first.locator("td")
+    first_mask = page.locator(".sqgrid tr.mask").first.locator("td")
+    assert first_row.count() == first_mask.count()
+    top, bottom = first_row.nth(2).bounding_box(), first_mask.nth(2).bounding_box()
+    assert abs(top["x"] - bottom["x"]) < 1 and bottom["y"] > top["y"]
+    assert "mask 1" in (first_row.nth(2).get_attribute("title") or "")
+    grid.scroll_into_view_if_needed()
+    screenshot("sequences-batch")
+
+
+def test_pairs_and_the_causal_mask(open_app, wait_for_app, screenshot) -> None:
+    page = _open(open_app, wait_for_app)
+    page.get_by_test_id("stSelectbox").filter(has_text="Preset").locator("div[role=combobox], input").first.click()
+    page.get_by_role("option", name="Sentence pairs (a classifier)").click()
+    wait_for_app(page, page.locator(".sqgrid td.special", has_text="<sep>").first)
+    page.get_by_text("Attention mask as a grid").click()
+    page.get_by_text("causal", exact=True).click()
+    wait_for_app(page)
+    mask = page.locator(".sqmask").first
+    mask.wait_for(state="visible")
+    row0 = mask.locator("tr").nth(1).locator("td")
+    assert "on" in row0.nth(0).get_attribute("class") and "off" in row0.nth(1).get_attribute("class")
+    mask.evaluate("e => e.scrollIntoView({block: 'center'})")
+    screenshot("sequences-causal-mask")
+
+
+def test_windows_are_bands_with_visible_overlap(open_app, wait_for_app, screenshot) -> None:
+    page = _open(open_app, wait_for_app, "Long text")
+    bands = page.locator(".sqbands").first
+    bands.wait_for(state="visible")
+    assert page.locator(".sqbands .wl").count() > 3
+    overlap = page.locator(".sqbands .ov").first
+    assert "read twice" in (overlap.get_attribute("title") or "")
+    assert "linear-gradient" in overlap.evaluate("e => getComputedStyle(e).backgroundImage")
+    assert page.get_by_text("are read twice").count() == 1
+    page.locator(".sqbands .wl").nth(1).evaluate("e => e.scrollIntoView({block: 'center'})")
+    screenshot("sequences-windows")
+
+
+def test_batching_chart_draws(open_app, wait_for_app, screenshot) -> None:
+    page = _open(open_app, wait_for_app, "Batching")
+    plot = page.locator(".js-plotly-plot").first
+    plot.wait_for(state="visible", timeout=30_000)
+    plot.locator(".trace path").first.wait_for(state="attached", timeout=30_000)
+    assert page.get_by_text("Padding, bucketed").count() == 1
+    plot.evaluate("e => e.scrollIntoView({block: 'end'})")
+    screenshot("sequences-batching")
+
+
+def test_chat_formats_draw_their_tokens(open_app, wait_for_app, screenshot) -> None:
+    page = _open(open_app, wait_for_app, "Chat templates")
+    view = page.locator(".tokview").first
+    view.wait_for(state="visible")
+    specials = page.locator(".tokview .special")
+    assert specials.first.inner_text() == "<|im_start|>"
+    assert specials.first.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(34, 34, 34)"
+    view.evaluate("e => e.scrollIntoView({block: 'center'})")
+    screenshot("sequences-chat")
+
+
+def test_injection_payloads_stay_text(open_app, wait_for_app) -> None:
+    page = _open(open_app, wait_for_app)
+    box = page.get_by_role("textbox", name="Sequences, one per line")
+    box.fill("\n".join(PAYLOADS[:MAX_BATCH_ROWS]))
+    box.press("Control+Enter")
+    wait_for_app(page)
+    page.locator(".sqgrid").first.wait_for(state="visible")
+    assert page.evaluate("() => window.__tokex_pwned === undefined")
+    assert page.locator(".sqgrid script, .sqgrid img, .sqgrid iframe").count() == 0

@@ -1,0 +1,105 @@
+"""The "Batching" tab: padding waste of naive vs length-bucketed batches over a corpus's lines.
+
+Widgets in, tokenizer_core.measure.sequences_batches plans, charts.py draws.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from tokenizer_core import TiktokenTokenizer
+from tokenizer_core.measure.sequences_batches import bucketed_batches, naive_batches
+from tokenizer_core.samples import corpus_text, english_reference_corpus
+from ui.common import catalog
+from ui.common.page_state import KEEP
+from ui.common.safe_text import literal
+from ui.common.uploads import decode_text, text_upload_ui
+from ui.sequences.charts import waste_chart
+from ui.sequences.limits import (
+    MAX_BATCH_CORPUS_CHARS,
+    MAX_BATCH_LINES,
+    MAX_BATCH_SIZE,
+    MAX_BATCH_UPLOAD_BYTES,
+    MAX_BUCKET_WIDTH,
+    MAX_TOKENS_PER_BATCH,
+)
+
+CORPORA = ("Python's documentation", "Code", "Chinese")
+BATCH_SIZES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+DEFAULTS: dict[str, object] = {"sq_b_corpus": CORPORA[0], "sq_b_size": 32, "sq_b_width": 8,
+                               "sq_b_max_tokens": 0}
+
+
+def init_state() -> None:
+    for key, value in DEFAULTS.items():
+        st.session_state.setdefault(key, value)
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def built_in(corpus: str) -> str:
+    if corpus == "Code":
+        return corpus_text("code")
+    if corpus == "Chinese":
+        return corpus_text("chinese")
+    return english_reference_corpus()[:MAX_BATCH_CORPUS_CHARS]
+
+
+def _decode(data: bytes, filename: str) -> str:
+    return decode_text(data, filename, max_bytes=MAX_BATCH_UPLOAD_BYTES, max_chars=MAX_BATCH_CORPUS_CHARS,
+                       kept="the corpus is unchanged", takes="batching takes")
+
+
+def _use(text: str, filename: str) -> None:
+    st.session_state["sq_b_uploaded"] = (filename, text)
+
+
+@st.cache_data(max_entries=8, show_spinner="Counting tokens per line…")
+def line_lengths(name: str, text: str) -> list[int]:
+    """Tokens per non-empty line, each line encoded on its own (as a batch would hold it), for
+    the first MAX_BATCH_LINES lines. tiktoken encodes the lines in one batch call."""
+    lines = [line for line in text.split("\n") if line.strip()][:MAX_BATCH_LINES]
+    tokenizer = catalog.get(name)
+    if isinstance(tokenizer, TiktokenTokenizer):
+        return [len(ids) for ids in tokenizer.encoding.encode_ordinary_batch(lines)]
+    return [len(tokenizer.encode(line, disallowed_special=())) for line in lines]
+
+
+def batching_section(name: str) -> None:
+    uploaded = st.session_state.get("sq_b_uploaded")
+    options = [*CORPORA, *([f"Uploaded: {uploaded[0]}"] if uploaded else [])]
+    if st.session_state.get("sq_b_corpus") not in options:
+        st.session_state["sq_b_corpus"] = CORPORA[0]
+    corpus = st.radio("Corpus (each line is one sequence)", options, key="sq_b_corpus",
+                      horizontal=True, persist_state=KEEP)
+    text_upload_ui("sq_b", _decode, _use, title="Upload a corpus (.txt, one sequence per line)")
+    text = uploaded[1] if corpus.startswith("Uploaded") and uploaded else built_in(corpus)
+    a, b, c = st.columns(3)
+    size = int(a.number_input("Batch size (rows)", 1, MAX_BATCH_SIZE, key="sq_b_size", persist_state=KEEP))
+    width = int(b.number_input("Bucket width (tokens)", 1, MAX_BUCKET_WIDTH, key="sq_b_width", persist_state=KEEP,
+                               help="Lines whose lengths fall in the same bucket may share a batch."))
+    max_tokens = int(c.number_input("Max tokens per batch (0: no limit)", 0, MAX_TOKENS_PER_BATCH,
+                                    key="sq_b_max_tokens", persist_state=KEEP))
+    try:
+        lengths = line_lengths(name, text)
+    except ValueError as error:
+        st.error(literal(str(error)), icon="⚠️")
+        return
+    if not lengths:
+        st.info("The corpus has no lines to batch.", icon="👆")
+        return
+    naive = naive_batches(lengths, size)
+    bucketed = bucketed_batches(lengths, size, width, max_tokens or None)
+    m1, m2, m3 = st.columns(3)
+    m1.metric("Lines", f"{len(lengths):,}", help=f"The first {MAX_BATCH_LINES:,} non-empty lines at most.")
+    m2.metric("Padding, in order", f"{naive.waste:.1%}", help=f"{naive.padding:,} pad tokens of "
+              f"{naive.computed:,} computed")
+    m3.metric("Padding, bucketed", f"{bucketed.waste:.1%}",
+              delta=f"{bucketed.padding - naive.padding:,} tokens", delta_color="inverse")
+    st.markdown(f"In order, the model computes **{naive.padding:,} tokens of padding** for "
+                f"{naive.real:,} real ones; sorted into buckets of {width}, **{bucketed.padding:,}**.")
+    sizes = [s for s in BATCH_SIZES if s <= MAX_BATCH_SIZE]
+    rows = []
+    for s in sizes:
+        rows.append(("in order", s, naive_batches(lengths, s).waste))
+        rows.append((f"bucketed (width {width})", s, bucketed_batches(lengths, s, width, max_tokens or None).waste))
+    st.plotly_chart(waste_chart(rows), key="sq_b_chart")

@@ -1,0 +1,144 @@
+"""The "Chat templates" tab: one conversation in each chat format, and what the framing costs.
+
+Widgets in, tokenizer_core.measure.sequences_chat frames and counts, render.py draws the tokens.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from tokenizer_core.measure.sequences import check_special
+from tokenizer_core.measure.sequences_chat import (
+    FORMATS,
+    PLAIN,
+    Format,
+    Message,
+    count_framed,
+    frame,
+)
+from tokenizer_core.render import RenderOptions, render_tokens
+from tokenizer_core.samples import parallel_pairs
+from ui.common import catalog
+from ui.common.page_state import KEEP
+from ui.common.safe_text import literal
+from ui.sequences.limits import MAX_CHAT_MESSAGE_CHARS, MAX_PRICE
+
+ROLES = ("system", "user", "assistant")
+DEFAULTS: dict[str, object] = {
+    "sq_c_system": "You are a patient tutor.",
+    "sq_c_user": "What is a token?",
+    "sq_c_assistant": "A piece of text the model reads as one unit.",
+    "sq_c_tags": "<system>, <human>, <assistant>, <eos>",
+    "sq_c_format": FORMATS[0].name,
+    "sq_c_price": 0.0,
+}
+
+
+def init_state() -> None:
+    for key, value in DEFAULTS.items():
+        st.session_state.setdefault(key, value)
+
+
+def _messages() -> list[Message]:
+    columns = st.columns(3)
+    messages = []
+    for role, column in zip(ROLES, columns):
+        text = column.text_area(role.capitalize(), key=f"sq_c_{role}", height=110, persist_state=KEEP,
+                                help=f"Up to {MAX_CHAT_MESSAGE_CHARS:,} characters are framed.")
+        if len(text) > MAX_CHAT_MESSAGE_CHARS:
+            column.warning(f"{len(text):,} characters; the first {MAX_CHAT_MESSAGE_CHARS:,} are "
+                           "framed. Your whole text stays in the box.", icon="✂️")
+        if text.strip():
+            messages.append(Message(role, text[:MAX_CHAT_MESSAGE_CHARS]))  # type: ignore[arg-type]
+    return messages
+
+
+def _plain_format() -> tuple[Format, dict, str] | None:
+    typed = st.text_input("Plain format's tags: system, user, assistant, end (comma separated)",
+                          key="sq_c_tags", persist_state=KEEP)
+    tags = [t.strip() for t in typed.split(",")]
+    if len(tags) != 4 or len(set(tags)) != 4:
+        st.error("Type four different tags: system, user, assistant, end; e.g. "
+                 "<system>, <human>, <assistant>, <eos>.", icon="⚠️")
+        return None
+    try:
+        for tag in tags:
+            check_special(tag)
+    except ValueError as error:
+        st.error(literal(str(error)), icon="⚠️")
+        return None
+    roles = dict(zip(ROLES, tags[:3]))
+    return Format(PLAIN.name, tuple(tags)), roles, tags[3]
+
+
+def chat_section(name: str) -> None:
+    tokenizer = catalog.get(name)
+    messages = _messages()
+    plain = _plain_format()
+    if not messages:
+        st.info("Write at least one message.", icon="👆")
+        return
+    if plain is None:
+        return
+    rows, framed = [], {}
+    for fmt in FORMATS:
+        if fmt is PLAIN:
+            fmt, tags, end = plain
+            parts = frame(messages, PLAIN, tags, end)
+        else:
+            parts = frame(messages, fmt)
+        try:
+            counted = count_framed(tokenizer, parts, fmt.specials)
+        except ValueError as error:
+            st.error(literal(f"{fmt.name}: {error}"), icon="⚠️")
+            continue
+        framed[fmt.name] = counted
+        rows.append({"format": fmt.name, "tokens": counted.total,
+                     "content": counted.tokens_of("content"), "frame text": counted.tokens_of("frame"),
+                     "special tokens": counted.tokens_of("special"),
+                     "framing share": counted.framing / counted.total if counted.total else 0.0})
+    if not rows:
+        return
+    st.dataframe(pd.DataFrame(rows), hide_index=True, column_config={
+        "framing share": st.column_config.NumberColumn(format="percent")})
+    st.caption("Each token counts for the part it starts in: what the people wrote (content), "
+               "the format's own text (role names, newlines, [INST]) or its special tokens.")
+    names = list(framed)
+    if st.session_state.get("sq_c_format") not in names:
+        st.session_state["sq_c_format"] = names[0]
+    chosen = st.radio("Show the tokens of", names, key="sq_c_format", horizontal=True, persist_state=KEEP)
+    shown = framed[chosen]
+    st.html(render_tokens(shown.text, shown.tokens, RenderOptions(visible_whitespace=True)))
+    _cost(rows, name)
+
+
+def _cost(rows: list[dict], tokenizer_name: str) -> None:
+    price = st.number_input("Price per million input tokens (your provider's; none is stored)",
+                            0.0, float(MAX_PRICE), key="sq_c_price", step=0.5, persist_state=KEEP)
+    if price <= 0:
+        return
+    frame_cost = pd.DataFrame({
+        "format": [r["format"] for r in rows],
+        "per 1,000 conversations": [r["tokens"] * price / 1_000 for r in rows],
+        "of which framing": [(r["tokens"] - r["content"]) * price / 1_000 for r in rows],
+    })
+    st.dataframe(frame_cost, hide_index=True, column_config={
+        c: st.column_config.NumberColumn(format="%.4f") for c in frame_cost.columns[1:]})
+    english, chinese = _parallel_tokens(tokenizer_name)
+    premium = chinese / english if english else 0.0
+    st.markdown(
+        f"On the {len(parallel_pairs())} built-in English–Chinese sentence pairs this tokenizer "
+        f"spends **{chinese:,} tokens on the Chinese** for {english:,} on the English "
+        f"(**{premium:.2f}×**). At {price:g} per million tokens, text that costs {price:g} in "
+        f"English costs **{price * premium:.2f}** in Chinese."
+    )
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _parallel_tokens(name: str) -> tuple[int, int]:
+    """Tokens of all the English sides and of all the Chinese sides of the parallel pairs."""
+    tokenizer = catalog.get(name)
+    pairs = parallel_pairs()
+    count = lambda text: len(tokenizer.encode(text, disallowed_special=()))  # noqa: E731
+    return sum(count(p.en) for p in pairs), sum(count(p.zh) for p in pairs)
