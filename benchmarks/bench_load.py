@@ -62,13 +62,15 @@ st.write(f"{len(text)} characters: {text}")
 
 @dataclass
 class Server:
-    proc: subprocess.Popen
+    proc: subprocess.Popen  # `streamlit run`, or deploy/run.sh in front of one replica
     url: str
+    pid: int  # the Streamlit process: what memory and CPU are read from
+    behind_nginx: bool = False
 
     def rss_mb(self) -> float:
         """Resident memory of the server process and its children (uploaded-tokenizer workers)."""
         total = 0
-        for pid in [self.proc.pid, *_children(self.proc.pid)]:
+        for pid in [self.pid, *_children(self.pid)]:
             try:
                 status = Path(f"/proc/{pid}/status").read_text()
             except OSError:
@@ -79,10 +81,17 @@ class Server:
 
     def cpu_s(self) -> float:
         """CPU seconds the server process has used (user + system, all its threads)."""
-        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def stop(self) -> None:
+        if self.behind_nginx:  # run.sh stops its replica and nginx itself on SIGTERM
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+                return
+            except subprocess.TimeoutExpired:
+                pass
         for sig in (signal.SIGTERM, signal.SIGKILL):
             try:
                 os.killpg(self.proc.pid, sig)
@@ -92,6 +101,31 @@ class Server:
                 return
             except subprocess.TimeoutExpired:
                 continue
+
+
+def _stat_cpu_s(pid: int, with_reaped: bool = False) -> float:
+    """CPU seconds of one process (user + system), plus its reaped children's if asked."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    ticks = int(fields[11]) + int(fields[12])
+    if with_reaped:
+        ticks += int(fields[13]) + int(fields[14])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def browser_cpu_s(exclude: set[int]) -> float:
+    """CPU seconds of this benchmark's browser side: every process below this one (Playwright's
+    driver, Chromium and its renderers, counting renderers already gone) but the servers."""
+    total, todo = 0.0, _children(os.getpid())
+    while todo:
+        pid = todo.pop()
+        if pid in exclude:
+            continue
+        total += _stat_cpu_s(pid, with_reaped=True)
+        todo.extend(_children(pid))
+    return total
 
 
 def _children(pid: int) -> list[int]:
@@ -129,10 +163,29 @@ def start_server(script: Path, cwd: Path, env: dict[str, str], log: Path) -> Ser
     deadline = time.monotonic() + 90
     while not _healthy(url):
         if proc.poll() is not None or time.monotonic() > deadline:
-            Server(proc, url).stop()
+            Server(proc, url, proc.pid).stop()
             raise RuntimeError(f"{' '.join(cmd)} did not start:\n{log.read_text(errors='replace')}")
         time.sleep(0.1)
-    return Server(proc, url)
+    return Server(proc, url, proc.pid)
+
+
+def start_behind_nginx(script: Path, env: dict[str, str], run_dir: Path, log: Path) -> Server:
+    """deploy/run.sh 1: one replica of `script`, nginx in front serving the static bundle."""
+    port, replica = _free_port(), _free_port()
+    env = {**env, "TOKEX_RUN_DIR": str(run_dir), "TOKEX_REPLICA_PORT": str(replica),
+           "TOKEX_LISTEN": "127.0.0.1", "TOKEX_APP": str(script), "PYTHON": sys.executable}  # fmt: skip
+    with log.open("wb") as out:
+        proc = subprocess.Popen([str(REPO / "deploy" / "run.sh"), "1", str(port)], cwd=REPO,
+                                env=env, stdin=subprocess.DEVNULL, stdout=out,
+                                stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 180
+    while f"ready: {url}/" not in log.read_text(errors="replace"):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"deploy/run.sh did not get ready:\n{log.read_text(errors='replace')}")
+        time.sleep(0.2)
+    pid = int((run_dir / f"replica-{replica}.pid").read_text())
+    return Server(proc, url, pid, behind_nginx=True)
 
 
 # --- what one session does, per page ------------------------------------------------------------
@@ -227,6 +280,25 @@ async def languages_session(page: Page, url: str, number: int, timeout_ms: float
     out.answer_s = time.perf_counter() - t1
 
 
+async def heavy_session(browser, url: str, timeout_ms: float) -> float:
+    """The background load: one session opens Compression and trains up to the largest vocab
+    (16,000), which no warmed store holds; returns its seconds until the page is idle."""
+    context = await browser.new_context(viewport=LAPTOP, service_workers="block")
+    try:
+        page = await context.new_page()
+        t0 = time.perf_counter()
+        await page.goto(url + "/compression", wait_until="commit")
+        await page.locator('[data-testid="stPlotlyChart"] .main-svg').first.wait_for(timeout=timeout_ms)
+        await idle(page, timeout_ms)
+        slider = page.locator('[data-testid="stSlider"]').filter(has_text="Train up to")
+        await slider.get_by_role("slider").first.press("End")  # the largest vocab size
+        await page.wait_for_timeout(500)  # the rerun starts
+        await idle(page, timeout_ms)
+        return time.perf_counter() - t0
+    finally:
+        await context.close()
+
+
 SCENARIOS = {
     "playground": (playground_session, "load: 3 panels; answer: typed text tokenized"),
     "merge_steps": (merge_steps_session, "load: player; answer: next step"),
@@ -243,6 +315,7 @@ class Round:
     outcomes: list[Outcome]
     wall_s: float
     cpu_s: float  # the server's CPU seconds while the sessions loaded and typed
+    browser_cpu_s: float  # the browsers' (all on this machine here; in class, on each laptop)
     rss_loaded_mb: float
     rss_closed_mb: float
 
@@ -258,7 +331,7 @@ class Round:
 
 
 async def crowd(browser, server: Server, session, sessions: int, arrival_s: float,
-                timeout_s: float, settle_s: float, seed: int) -> Round:
+                timeout_s: float, settle_s: float, seed: int, heavy: bool = False) -> Round:
     rng = random.Random(seed)
     delays = sorted(rng.uniform(0, arrival_s) for _ in range(sessions))
     outcomes = [Outcome() for _ in range(sessions)]
@@ -274,14 +347,22 @@ async def crowd(browser, server: Server, session, sessions: int, arrival_s: floa
         except Exception as error:  # noqa: BLE001 - a failed session is a result, not a crash
             outcomes[number].error = f"{type(error).__name__}: {str(error).splitlines()[0][:160]}"
 
-    t0, cpu0 = time.perf_counter(), server.cpu_s()
+    servers = {server.pid, server.proc.pid}
+    t0, cpu0, browser0 = time.perf_counter(), server.cpu_s(), browser_cpu_s(servers)
+    background = asyncio.create_task(heavy_session(browser, server.url, timeout_s * 1000)) if heavy else None
     await asyncio.gather(*(one(i, d) for i, d in enumerate(delays)))
+    if background is not None:
+        try:
+            print(f"  background: Compression trained to 16,000 in {await background:.1f} s", flush=True)
+        except Exception as error:  # noqa: BLE001 - reported, the crowd's numbers still stand
+            print(f"  background failed: {type(error).__name__}: {error}", flush=True)
     wall, cpu = time.perf_counter() - t0, server.cpu_s() - cpu0
+    browser = browser_cpu_s(servers) - browser0  # read before the contexts close
     loaded = server.rss_mb()
     for context in contexts:
         await context.close()
     await asyncio.sleep(settle_s)
-    return Round(outcomes, wall, cpu, loaded, server.rss_mb())
+    return Round(outcomes, wall, cpu, browser, loaded, server.rss_mb())
 
 
 def fmt(seconds: float | None) -> str:
@@ -306,6 +387,12 @@ async def main() -> None:
                         help="settle and read memory after close only for this N (others: 2 s)")
     parser.add_argument("--cold-store", action="store_true", help="do not warm the store first")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--background", action="store_true",
+                        help="also run the app with one more session training Compression to "
+                             "16,000 during the crowd (heavy work must not stall the others)")
+    parser.add_argument("--front", choices=["streamlit", "nginx"], default="streamlit",
+                        help="streamlit: `streamlit run` serves everything; nginx: deploy/run.sh 1 "
+                             "(nginx serves the static bundle), for both apps")
     args = parser.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="tokex-load-"))
@@ -321,7 +408,7 @@ async def main() -> None:
 
     print(f"# {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start; "
           f"arrival within {args.arrival:.0f} s, timeout {args.timeout:.0f} s, "
-          f"store {'cold' if args.cold_store else 'warmed'}")
+          f"store {'cold' if args.cold_store else 'warmed'}, front: {args.front}")
     rows = []
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
@@ -329,10 +416,13 @@ async def main() -> None:
             session, what = SCENARIOS[page_name]
             for n in args.sessions:
                 results = {}
-                for app in ("bare", "app"):
+                for app in ("bare", "app", *(["app+heavy"] if args.background else [])):
                     script, cwd = ((bare_dir / "bare_app.py", bare_dir) if app == "bare"
                                    else (REPO / "app.py", REPO))  # fmt: skip
-                    server = start_server(script, cwd, env, work / f"{app}-{page_name}-{n}.log")
+                    tag = f"{app}-{page_name}-{n}"
+                    server = (start_server(script, cwd, env, work / f"{tag}.log")
+                              if args.front == "streamlit"
+                              else start_behind_nginx(script, env, work / f"run-{tag}", work / f"{tag}.log"))
                     try:
                         rss0 = server.rss_mb()
                         rounds = []
@@ -340,7 +430,8 @@ async def main() -> None:
                             run = bare_session if app == "bare" else session
                             settle = args.settle if n == args.memory_sessions else 2.0
                             rounds.append(await crowd(browser, server, run, n, args.arrival,
-                                                      args.timeout, settle, args.seed + r))
+                                                      args.timeout, settle, args.seed + r,
+                                                      heavy=app == "app+heavy"))
                         results[app] = (rss0, rounds)
                     finally:
                         server.stop()
@@ -348,6 +439,7 @@ async def main() -> None:
                     errors = {o.error for o in first.failed}
                     print(f"{page_name} N={n} {app}: wall {first.wall_s:.1f} s, "
                           f"server CPU {first.cpu_s / n:.2f} s a session, "
+                          f"browser CPU {first.browser_cpu_s / n:.2f} s a session, "
                           f"failed {len(first.failed)}/{n} {sorted(errors)[:3]}", flush=True)
                 rows.append((page_name, what, n, results))
         await browser.close()
@@ -355,18 +447,21 @@ async def main() -> None:
     print()
     print("| page | N | load p50 app / bare | load p95 app / bare | ratio p95 | "
           "answer p50 app / bare | answer p95 app / bare | ratio p95 | failed app / bare "
-          "| server CPU s a session app / bare |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| CPU s a session, server: app / bare | browsers: app / bare |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for page_name, _what, n, results in rows:
-        app, bare = results["app"][1][0], results["bare"][1][0]
-        print(f"| {page_name} | {n} | {fmt(app.percentile('load_s', .5))} / {fmt(bare.percentile('load_s', .5))} "
-              f"| {fmt(app.percentile('load_s', .95))} / {fmt(bare.percentile('load_s', .95))} "
-              f"| {ratio(app.percentile('load_s', .95), bare.percentile('load_s', .95))} "
-              f"| {fmt(app.percentile('answer_s', .5))} / {fmt(bare.percentile('answer_s', .5))} "
-              f"| {fmt(app.percentile('answer_s', .95))} / {fmt(bare.percentile('answer_s', .95))} "
-              f"| {ratio(app.percentile('answer_s', .95), bare.percentile('answer_s', .95))} "
-              f"| {len(app.failed)} / {len(bare.failed)} "
-              f"| {app.cpu_s / n:.2f} / {bare.cpu_s / n:.2f} |")
+        for label in [k for k in results if k != "bare"]:
+            app, bare = results[label][1][0], results["bare"][1][0]
+            shown = page_name if label == "app" else f"{page_name}, one session training to 16,000"
+            print(f"| {shown} | {n} | {fmt(app.percentile('load_s', .5))} / {fmt(bare.percentile('load_s', .5))} "
+                  f"| {fmt(app.percentile('load_s', .95))} / {fmt(bare.percentile('load_s', .95))} "
+                  f"| {ratio(app.percentile('load_s', .95), bare.percentile('load_s', .95))} "
+                  f"| {fmt(app.percentile('answer_s', .5))} / {fmt(bare.percentile('answer_s', .5))} "
+                  f"| {fmt(app.percentile('answer_s', .95))} / {fmt(bare.percentile('answer_s', .95))} "
+                  f"| {ratio(app.percentile('answer_s', .95), bare.percentile('answer_s', .95))} "
+                  f"| {len(app.failed)} / {len(bare.failed)} "
+                  f"| {app.cpu_s / n:.2f} / {bare.cpu_s / n:.2f} "
+                  f"| {app.browser_cpu_s / n:.2f} / {bare.browser_cpu_s / n:.2f} |")
     print()
     print("| page | N | server | RSS at start (MB) | " + " | ".join(
         f"round {r + 1}: loaded / {args.settle:.0f} s after close" for r in range(args.rounds)) + " |")

@@ -16,6 +16,8 @@
 #   TOKEX_NGINX         the nginx binary (default: nginx on PATH, else /usr/sbin/nginx)
 #   PYTHON              a Python with requirements.txt installed (default: the active venv,
 #                       else ./.venv, else python3)
+#   TOKEX_APP           the Streamlit script the replicas run (default app.py; the load
+#                       benchmark runs its bare one-text-area app behind the same nginx)
 #
 # Leaves out: restarting a replica that dies (its students reload and land on the others),
 # TLS, and more than one machine.
@@ -123,7 +125,7 @@ for ((i = 0; i < REPLICAS; i++)); do
   port=$((FIRST_PORT + i))
   # Loopback only: students reach a replica through nginx, never directly. No file watcher:
   # nobody edits the code during a lecture, and N watchers would cost CPU for nothing.
-  PYTHONUNBUFFERED=1 spawn "$PYTHON" -m streamlit run app.py \
+  PYTHONUNBUFFERED=1 spawn "$PYTHON" -m streamlit run "${TOKEX_APP:-app.py}" \
     --server.port "$port" --server.address 127.0.0.1 --server.headless true \
     --server.fileWatcherType none >"$RUN_DIR/logs/replica-$port.log" 2>&1
   pids+=($!)
