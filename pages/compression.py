@@ -9,14 +9,7 @@ from ui.common.safe_text import literal
 from ui.common.shell import ensure_routed, presentation_mode
 from ui.compression import compute as compute
 from ui.compression.corpora import corpora_ui
-from ui.compression.frames import (
-    FAMILY_NAMES,
-    METRICS,
-    curve_rows,
-    hf_rows,
-    reference_rows,
-    unk_notes,
-)
+from ui.compression.frames import FAMILY_NAMES, METRICS, curve_rows, unk_notes
 from ui.compression.limits import (
     CURVE_POINTS,
     HELD_OUT_PCT_MAX,
@@ -26,7 +19,13 @@ from ui.compression.limits import (
     KEEP,
     VOCAB_CHOICES,
 )
-from ui.compression.sentences import byte_level_tab, classroom_view
+from ui.compression.lines import coming_note, other_lines
+from ui.compression.sentences import (
+    BYTE_LEVEL_TAB,
+    CLASSROOM_TAB,
+    byte_level_tab,
+    classroom_view,
+)
 from ui.compression.view import (
     describe_split,
     doubling_section,
@@ -77,7 +76,7 @@ show_train = right.toggle("Training part too", key="cp_train", persist_state=KEE
                           help="Our line measured on the text it was trained on, dotted: the gap "
                           "between dotted and solid is over-fitting.")
 
-rows, curves, usable, hf = [], [], [], {}
+rows, curves, usable = [], [], []
 with st.container():
     for corpus in corpora:
         try:
@@ -90,47 +89,48 @@ with st.container():
         usable.append((corpus, parts, curve))
         curves.append((corpus.label, curve))
         rows += curve_rows(corpus.label, corpus.key, curve, CURVE_POINTS, sizes, show_train)
-        references = compute.reference_points(corpus.digest, held_out_pct, corpus.text)
-        rows += reference_rows(corpus.label, corpus.key, references, curve.space_separated)
 if not usable:
     st.stop()
 
 for corpus, parts, curve in usable:
     st.caption(describe_split(corpus, parts, curve))
-chart = st.empty()
-hf_keys = [(c.digest, held_out_pct, f, sizes) for c, _, _ in usable for f in families]
-if not compute.seen_in_session(hf_keys):  # HF lines are new: show ours first, add them after
-    draw_chart(chart, rows, metric, compare, big, key="cp_chart_early")
-refused = []  # HF's trainers slow down badly on a long word: such a corpus gets no HF lines
-with st.container():
-    for corpus, parts, curve in usable:
-        refusal = compute.hf_refused(corpus.digest, held_out_pct, corpus.text) if families else None
-        if refusal:
-            refused.append(f"No Hugging Face lines for {literal(corpus.label)}: {refusal}.")
-            continue
-        for family in families:
-            points = compute.hf_family(corpus.digest, held_out_pct, family, sizes, corpus.label,
-                                       corpus.text)
-            hf.setdefault(corpus.key, {})[family] = points
-            rows += hf_rows(corpus.label, corpus.key, family, points, curve.space_separated)
-compute.remember_in_session(hf_keys)
-frame = draw_chart(chart, rows, metric, compare, big, key="cp_chart")
-notes = stop_notes(usable, metric) + unk_notes(frame) + refused
-if notes:
-    st.caption("\n".join(f"- {note}" for note in notes))
+# Our line first, with whatever else is made already; the slow parts last (ui/compression/lines.py)
+lines = other_lines(usable, families, sizes, held_out_pct, wait=False)
+chart, coming = st.empty(), st.empty()
+frame = draw_chart(chart, rows + lines.rows, metric, compare, big,
+                   key="cp_chart_early" if lines.coming else "cp_chart")
+if lines.coming:
+    coming.info(coming_note(lines.coming), icon="⏳")
+progress, notes = st.container(), st.empty()
 
 doubling_section(curves, vocab, big)
-quality_section(usable, hf, compare, held_out_pct, frame)
+quality = st.empty()
+quality.caption("The quality table follows once the lines above are in." if lines.coming
+                else "Measuring on the held-out text…")
 
 st.subheader("One sentence, growing vocabularies")
 options = RenderOptions(visible_whitespace=st.toggle("Visible whitespace (·)", key="cp_ws",
                                                     persist_state=KEEP),
                         big=big, contrast=big)
-classroom, byte_level = st.tabs(["Classroom: after 5 · 15 · 30 merges",
-                                 "Byte level: 500 → 4,000 vocab, GPT-2 → GPT-4o"])
-with classroom:
-    st.caption("The ten sentences about cats and dogs, trained once up to 30 merges; each row is "
-               "the tokenizer made of the first k merges.")
-    classroom_view(options)
-with byte_level:
-    byte_level_tab(usable, options)
+# on_change="rerun": only the open tab runs, so the real tokenizers load when asked for
+classroom, byte_level = st.tabs([CLASSROOM_TAB, BYTE_LEVEL_TAB], key="cp_sentence_tab",
+                                on_change="rerun")
+if classroom.open:
+    with classroom:
+        st.caption("The ten sentences about cats and dogs, trained once up to 30 merges; each "
+                   "row is the tokenizer made of the first k merges.")
+        classroom_view(options)
+if byte_level.open:
+    with byte_level:
+        byte_level_tab(usable, options)
+
+if lines.coming:  # the slow parts, with their progress bars under the chart
+    with progress:
+        lines = other_lines(usable, families, sizes, held_out_pct, wait=True)
+    frame = draw_chart(chart, rows + lines.rows, metric, compare, big, key="cp_chart")
+    coming.empty()
+found = stop_notes(usable, metric) + unk_notes(frame) + lines.refused
+if found:
+    notes.caption("\n".join(f"- {note}" for note in found))
+with quality.container():
+    quality_section(usable, lines, compare, held_out_pct, frame)

@@ -63,6 +63,10 @@ def entry_key(recipe: str) -> str:
     return hashlib.sha256(f"{fingerprint()}\n{recipe}".encode()).hexdigest()[:32]
 
 
+def _path(folder: Path, recipe: str) -> Path:
+    return folder / f"{entry_key(recipe)}.json"
+
+
 def _read(path: Path) -> str | None:
     """The payload of a whole, unaltered entry; None for a missing or damaged one."""
     try:
@@ -104,7 +108,7 @@ def cached(recipe: str, build: Callable[[], T], dump: Callable[[T], str],
     folder = store_dir()
     if folder is None:
         return build()
-    path = folder / f"{entry_key(recipe)}.json"
+    path = _path(folder, recipe)
     payload = _read(path)
     if payload is not None:
         try:
@@ -117,6 +121,13 @@ def cached(recipe: str, build: Callable[[], T], dump: Callable[[T], str],
     except OSError:
         pass
     return made
+
+
+def contains(recipe: str) -> bool:
+    """Whether the store has an entry for `recipe` (so `cached` will most likely only load it:
+    a page uses this to say what is still to be made). Not checked: use `cached` to read it."""
+    folder = store_dir()
+    return folder is not None and _path(folder, recipe).is_file()
 
 
 def prune() -> int:

@@ -12,9 +12,11 @@ import pytest
 import tokenizer_core.measure.compression as compression
 import tokenizer_core.measure.quality as compression_quality
 from tests.shared import tiktoken, tiktoken_encoding
+from tokenizer_core import store
 from tokenizer_core.measure.compression import split_held_out
 from tokenizer_core.samples import corpus_text, english_reference_corpus, sample_text
 from ui.compression.limits import MAX_CORPUS_BYTES
+from ui.compression.sentences import BYTE_LEVEL_TAB
 
 from .conftest import open_page, shown
 
@@ -22,8 +24,10 @@ PAGE = "pages/compression.py"
 
 
 @pytest.fixture
-def runs(monkeypatch) -> dict[str, int]:
-    """Count our training runs and HF model trainings while the page runs."""
+def runs(monkeypatch, tmp_path) -> dict[str, int]:
+    """Count our training runs and HF model trainings while the page runs, with an empty on-disk
+    store of the test's own (so nothing comes from an earlier test's results)."""
+    monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "store"))
     counts = {"ours": 0, "hf": 0}
     curve, family = compression.compression_curve, compression_quality.train_family
 
@@ -117,7 +121,8 @@ def test_classroom_pieces_by_hand():
 
 
 def test_byte_level_rows_grow_then_reach_the_real_tokenizers(app):
-    open_compression(app, corpora=("code",))
+    # only the open tab runs (the real tokenizers load when it is asked for)
+    open_compression(app, corpora=("code",), cp_sentence_tab=BYTE_LEVEL_TAB)
     app.text_input(key="cp_byte_text").set_value("def total(items): return sum(items)").run()
     text = " ".join(markdown_texts(app))
     assert "Ours, 500 vocab (244 merges on Code)" in text
@@ -126,7 +131,7 @@ def test_byte_level_rows_grow_then_reach_the_real_tokenizers(app):
 
 
 def test_good_upload_becomes_a_corpus(app):
-    open_compression(app, corpora=("code",))
+    open_compression(app, corpora=("code",), cp_sentence_tab=BYTE_LEVEL_TAB)
     text = "The quick brown fox jumps over the lazy dog.\n" * 20
     app.file_uploader(key="cp_upload").set_value(("fox.txt", text.encode(), "text/plain")).run()
     assert not app.exception and not app.error

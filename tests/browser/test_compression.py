@@ -7,11 +7,12 @@ from __future__ import annotations
 from tests.browser.conftest import APP_TITLE, LAPTOP, AppServer, wait_for_app
 
 FIRST_LOAD_MS = 240_000  # a cold page trains ours and twelve HF models per corpus
+WAIT_MS = 30_000  # anything that does not train
 CHART = '[data-testid="stPlotlyChart"]'
 
 
-def open_compression(page, app_server: AppServer) -> None:
-    """Open the app and go to Compression by its sidebar link.
+def open_compression(page, app_server: AppServer, wait: bool = True) -> None:
+    """Open the app and go to Compression by its sidebar link (and wait until it is idle).
 
     subtle: opening /compression directly makes Streamlit's front end probe
     /compression/_stcore/health first, a 404 the page log would (rightly) report.
@@ -19,7 +20,8 @@ def open_compression(page, app_server: AppServer) -> None:
     page.goto(app_server.url)
     wait_for_app(page, APP_TITLE)
     page.locator('[data-testid="stSidebarNav"] a', has_text="Compression").click()
-    wait_for_app(page, page.locator(f"{CHART} .main-svg").first, timeout_ms=FIRST_LOAD_MS)
+    if wait:
+        wait_for_app(page, page.locator(f"{CHART} .main-svg").first, timeout_ms=FIRST_LOAD_MS)
 
 
 def legend_names(page) -> list[str]:
@@ -184,3 +186,36 @@ def test_chart_gives_every_series_its_marker_and_legend_entry(
     legend = legend_names(page)
     for name in ("GPT-2", "cl100k_base (GPT-4)", "o200k_base (GPT-4o)"):
         assert legend.count(name) == 2, legend  # one entry per corpus: English and Chinese
+
+
+def test_a_cold_store_draws_ours_first_and_says_what_is_still_coming(
+    page, tmp_path, monkeypatch, screenshot
+) -> None:
+    """A server of its own with an empty on-disk store: our line is drawn first, a note says which
+    lines are still coming, the controls answer meanwhile, and the HF lines arrive after."""
+    from tests.browser.conftest import _start_streamlit, _stop
+
+    monkeypatch.setenv("TOKEX_CACHE_DIR", str(tmp_path / "store"))
+    proc, url, _ = _start_streamlit(tmp_path)
+    try:
+        page.set_viewport_size(LAPTOP)
+        open_compression(page, AppServer(url, 0.0, 0.0), wait=False)
+        note = page.locator('[data-testid="stAlert"]', has_text="Still coming:")
+        note.wait_for(timeout=FIRST_LOAD_MS)
+        page.locator(f"{CHART} .main-svg").first.wait_for(timeout=FIRST_LOAD_MS)
+        assert "Ours: byte-level BPE" in legend_names(page)
+        text = note.inner_text()
+        assert "HF Unigram lines" in text and "English" in text and "Chinese" in text
+        note.scroll_into_view_if_needed()
+        screenshot("compression-cold-still-coming")
+        # the controls answer while the HF lines are made: the measure changes the chart's axis
+        page.get_by_text("UTF-8 bytes per token", exact=True).click()
+        page.locator(f"{CHART} .ytitle", has_text="UTF-8 bytes per token").wait_for(
+            timeout=WAIT_MS)
+        wait_for_app(page, timeout_ms=FIRST_LOAD_MS)
+        assert note.count() == 0
+        assert "HF Unigram" in legend_names(page)
+        page.locator(CHART).first.scroll_into_view_if_needed()
+        screenshot("compression-cold-done")
+    finally:
+        _stop(proc)

@@ -2,7 +2,10 @@
 (the measure shown, the vocab size compared, a sentence) never trains again.
 
 Keys are (corpus digest, held-out percent, max merges / family / sizes / tokenizer spec); the text
-itself rides along as an underscore argument, which st.cache_data does not hash.
+itself rides along as an underscore argument, which st.cache_data does not hash. Below this memory
+cache, every result is kept on disk (tokenizer_core/measure/stored.py), so a restart, another
+replica or `python -m tokenizer_core warm` saves the training; `ready` tells which results come
+at once, so the page can say what is still coming.
 
 subtle: a progress bar is created *inside* the cached function that trains, so that Streamlit's
 replay of a cached call finds every element it recorded (an element created outside would not
@@ -11,30 +14,15 @@ be there to replay into). The bar is emptied at the end, so a replay leaves noth
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Callable
 
 import streamlit as st
 
-from tokenizer_core import Tokenizer
-from tokenizer_core.measure import compression
-from tokenizer_core.measure.compression import (
-    BYTE_VOCAB,
-    CompressionCurve,
-    HeldOutSplit,
-    split_held_out,
-)
-from tokenizer_core.measure.metrics import TextStats, text_stats, word_set
-from tokenizer_core.measure.quality import (
-    HFFamily,
-    HFPoint,
-    Quality,
-    hf_lines,
-    hf_refusal,
-    measure,
-)
-from tokenizer_core.registry import ENCODINGS
-from ui.common import catalog
+from tokenizer_core import Tokenizer, store
+from tokenizer_core.measure import stored
+from tokenizer_core.measure.compression import CompressionCurve, HeldOutSplit, split_held_out
+from tokenizer_core.measure.metrics import TextStats
+from tokenizer_core.measure.quality import HFFamily, HFPoint, Quality, hf_refusal
 from ui.common.cancel import throttled
 from ui.common.safe_text import literal
 from ui.compression.frames import FAMILY_NAMES
@@ -63,28 +51,46 @@ def _bar(label: str):
 def our_curve(
     digest: str, held_out_pct: int, max_merges: int, label: str, _text: str
 ) -> CompressionCurve:
-    """Byte-level BPE trained once up to max_merges; tokens on both parts for every k."""
+    """Byte-level BPE trained once up to max_merges; tokens on both parts for every k. From the
+    on-disk store when it holds this curve (stored.py), else trained here and stored."""
     bar, update = _bar(f"Training byte-level BPE on {literal(label)}:")
     # every merge asks whether the tab is still open; the bar moves a few times a second,
     # which is also where Streamlit stops this run when a newer one replaced it
     progress = throttled(lambda done, total: update(done, total, f"merge {done:,} of {total:,}"))
-    # via the module, so a test can count training runs by wrapping compression_curve
-    curve = compression.compression_curve(split(_text, held_out_pct), max_merges, progress=progress)
+    curve = stored.curve(_text, held_out_pct, max_merges, progress=progress)
     bar.empty()
     return curve
 
 
+@st.cache_resource
+def _fetched() -> set[tuple]:
+    """Keys of the slow results this server process has already made or read (any session)."""
+    return set()
+
+
+def ready(key: tuple, recipes: list[str]) -> bool:
+    """Whether a slow result comes at once: fetched by this process already, or on disk."""
+    return key in _fetched() or all(store.contains(recipe) for recipe in recipes)
+
+
+def fetched(key: tuple) -> None:
+    _fetched().add(key)
+
+
+def references_ready(digest: str, held_out_pct: int, text: str) -> bool:
+    return ready(("ref", digest, held_out_pct), [stored.references_recipe(text, held_out_pct)])
+
+
 @st.cache_data(max_entries=CURVE_CACHE_ENTRIES, show_spinner=False)
 def reference_points(
-    digest: str, held_out_pct: int, _text: str
+    digest: str, held_out_pct: int, label: str, _text: str
 ) -> list[tuple[str, int, TextStats]]:
     """(name, vocab size, held-out counts) for GPT-2, cl100k_base and o200k_base (tiktoken)."""
-    held_out = split(_text, held_out_pct).held_out
-    points = []
-    for name in ENCODINGS:
-        tokenizer = catalog.load_tiktoken(name)
-        count = len(tokenizer.encode_ordinary_ids(held_out))
-        points.append((name, tokenizer.vocab_size, replace(text_stats(held_out, []), tokens=count)))
+    bar = st.progress(0.0, text=f"Counting GPT-2, cl100k_base and o200k_base tokens on "
+                      f"{literal(label)} (loading the three vocabularies)…")
+    points = stored.reference_points(_text, held_out_pct)
+    bar.empty()
+    fetched(("ref", digest, held_out_pct))
     return points
 
 
@@ -94,27 +100,30 @@ def hf_refused(digest: str, held_out_pct: int, _text: str) -> str | None:
     return hf_refusal(split(_text, held_out_pct).train)
 
 
+def hf_ready(digest: str, held_out_pct: int, family: HFFamily, sizes: tuple[int, ...],
+             text: str) -> bool:
+    recipes = [stored.hf_recipe(family, text, held_out_pct, size) for size in sizes]
+    return ready(("hf", digest, held_out_pct, family, sizes), recipes)
+
+
 @st.cache_data(max_entries=4 * CURVE_CACHE_ENTRIES, show_spinner=False)
 def hf_family(
     digest: str, held_out_pct: int, family: HFFamily, sizes: tuple[int, ...], label: str, _text: str
 ) -> list[HFPoint]:
-    """One HF family trained on the same training part at each size."""
+    """One HF family trained on the same training part at each size; each model comes from the
+    on-disk store when it holds it. A rerun stops this between two models, and the models
+    already made stay in the store."""
     name = FAMILY_NAMES[family]
     bar, update = _bar(f"Training {name} on {literal(label)}:")
-
-    def progress(done: int, total: int) -> None:
-        if done < total:
-            update(done, total, f"{sizes[done]:,} vocab (model {done + 1} of {total})")
-
-    parts = split(_text, held_out_pct)
-    points = hf_lines(family, parts.train, parts.held_out, sizes, progress=progress)
+    points = []
+    for done, size in enumerate(sizes):
+        update(done, len(sizes), f"{size:,} vocab (model {done + 1} of {len(sizes)})")
+        point = stored.hf_point(family, _text, held_out_pct, size)
+        if point is not None:
+            points.append(point)
     bar.empty()
+    fetched(("hf", digest, held_out_pct, family, sizes))
     return points
-
-
-@st.cache_data(max_entries=CURVE_CACHE_ENTRIES, show_spinner=False)
-def seen_words(digest: str, held_out_pct: int, _text: str) -> frozenset[str]:
-    return word_set(split(_text, held_out_pct).train)
 
 
 @st.cache_data(max_entries=QUALITY_CACHE_ENTRIES, show_spinner="Measuring on the held-out text…")
@@ -122,22 +131,10 @@ def quality(
     digest: str, held_out_pct: int, spec: str, _make: Callable[[], Tokenizer], _text: str
 ) -> Quality:
     """Every quality number of one tokenizer (named by `spec`, built by `_make`) on the held-out
-    part. The tokenizer is built here, so a cache hit builds nothing."""
-    held_out = split(_text, held_out_pct).held_out
-    return measure(_make(), held_out, seen_words(digest, held_out_pct, _text), name=spec)
+    part, from the on-disk store when it holds them. The tokenizer is built only on a miss."""
+    return stored.quality_row(_text, held_out_pct, spec, _make)
 
 
 def our_vocab(curve: CompressionCurve, vocab_size: int) -> int:
     """The vocab size ours has when asked for `vocab_size`: smaller when training stopped early."""
-    return BYTE_VOCAB + min(vocab_size - BYTE_VOCAB, curve.learned_merges)
-
-
-def seen_in_session(keys: list[tuple]) -> bool:
-    """Whether this session has already fetched every one of these results (so they are most
-    likely cached and come back at once). Only decides whether to draw a first chart early."""
-    seen = st.session_state.get("cp_fetched", set())
-    return all(key in seen for key in keys)
-
-
-def remember_in_session(keys: list[tuple]) -> None:
-    st.session_state.setdefault("cp_fetched", set()).update(keys)
+    return stored.our_vocab(curve, vocab_size)

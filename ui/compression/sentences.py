@@ -31,6 +31,8 @@ from ui.compression.frames import FAMILY_LABELS
 from ui.compression.limits import BYTE_VOCABS, CLASSROOM_MERGES, KEEP, MAX_SENTENCE_CHARS
 
 CLASSROOM_SENTENCE = "the cat sat on the mat"
+CLASSROOM_TAB = "Classroom: after 5 · 15 · 30 merges"
+BYTE_LEVEL_TAB = "Byte level: 500 → 4,000 vocab, GPT-2 → GPT-4o"
 WRAPPED_LINE = 55  # characters: a paragraph whose lines are all this long was hard-wrapped
 UNK = "<unk>"
 

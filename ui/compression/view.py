@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import unicodedata
 from functools import partial
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Sequence
 
 import pandas as pd
 import streamlit as st
@@ -13,7 +13,6 @@ import streamlit as st
 from tokenizer_core import Tokenizer
 from tokenizer_core.measure.compression import BYTE_VOCAB, CompressionCurve, HeldOutSplit
 from tokenizer_core.measure.quality import HFPoint
-from tokenizer_core.registry import ENCODINGS
 from ui.common import catalog
 from ui.common.safe_text import literal
 from ui.common.shell import presentation_mode
@@ -36,6 +35,7 @@ from ui.compression.frames import (
     quality_frame,
 )
 from ui.compression.limits import DEFAULT_HELD_OUT_PCT, DEFAULT_VOCAB, HF_SIZES
+from ui.compression.lines import Lines
 from ui.compression.sentences import CLASSROOM_SENTENCE
 
 Usable = Sequence[tuple[CorpusChoice, HeldOutSplit, CompressionCurve]]
@@ -110,10 +110,11 @@ def _hf_label(point: HFPoint) -> str:
     return label
 
 
-def _quality_rows(usable: Usable, hf: Mapping[str, Mapping[str, Sequence[HFPoint]]],
-                  compare: int, held_out_pct: int) -> list:
+def _quality_rows(usable: Usable, lines: Lines, compare: int, held_out_pct: int) -> list:
     """(corpus, tokenizer label, Quality) for every tokenizer of the table. Each tokenizer goes
-    in as a factory: the cached measure builds it only when it is not cached yet."""
+    in as a factory: the cached measure builds it only when it is not cached yet (the real
+    tokenizers' vocab sizes come with their points, so a cached table loads no vocabulary)."""
+    hf, references = lines.hf, lines.references
     rows = []
     for corpus, _, curve in usable:
         wanted: list[tuple[str, str, Callable[[], Tokenizer]]] = []
@@ -125,8 +126,7 @@ def _quality_rows(usable: Usable, hf: Mapping[str, Mapping[str, Sequence[HFPoint
         for family, points in hf.get(corpus.key, {}).items():
             wanted += [(_hf_label(p), f"hf:{family}:{compare}", p.tokenizer)
                        for p in points if p.requested == compare]
-        for name in ENCODINGS:
-            size = catalog.load(name).vocab_size
+        for name, size, _ in references.get(corpus.key, []):
             wanted.append((f"{FAMILY_LABELS[name]}, {size:,}", f"ref:{name}",
                            partial(catalog.load, name)))
         for label, spec, make in wanted:
@@ -178,8 +178,8 @@ def _column_config(frame: pd.DataFrame) -> dict:
     return config
 
 
-def quality_section(usable: Usable, hf: Mapping[str, Mapping[str, Sequence[HFPoint]]],
-                    compare: int, held_out_pct: int, curve_points: pd.DataFrame) -> None:
+def quality_section(usable: Usable, lines: Lines, compare: int, held_out_pct: int,
+                    curve_points: pd.DataFrame) -> None:
     """The quality table at one vocab size, for every corpus, with CSV downloads."""
     st.subheader(f"Quality at {compare:,} vocab, on the held-out text")
     big = presentation_mode()  # a static table takes the page's large type; the grid does not
@@ -188,7 +188,7 @@ def quality_section(usable: Usable, hf: Mapping[str, Mapping[str, Sequence[HFPoi
         "corpus), and the three real tokenizers at theirs."
         + ("" if big else " Hover a column title for its meaning.")
     )
-    frame = quality_frame(_quality_rows(usable, hf, compare, held_out_pct))
+    frame = quality_frame(_quality_rows(usable, lines, compare, held_out_pct))
     if big:
         _static_table(projector_view(frame))
         st.caption("Presentation mode shows the key columns; the CSV has every number.")

@@ -1,0 +1,102 @@
+"""The Compression page reads its curves, HF lines, reference points and quality rows from the
+on-disk store: after `warm` (or after one visit) a new server process trains nothing and loads no
+vocabulary, and what `warm` makes is what the page's default view asks for."""
+
+from __future__ import annotations
+
+import pytest
+import streamlit as st
+
+import tokenizer_core.measure.stored as stored
+import ui.common.catalog as catalog
+from tokenizer_core import store
+from ui.compression import limits
+from ui.compression.corpora import BUILT_IN, builtin_text
+from ui.compression.lines import coming_note
+from ui.compression.view import DEFAULTS
+
+from .conftest import shown
+from .test_compression import PAGE, open_compression, quality_rows, runs  # noqa: F401 (fixture)
+
+SMALL = ("code", "emoji")  # the two smaller built-in corpora keep the test quick
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "store"))
+    return tmp_path / "store"
+
+
+@pytest.fixture
+def loads(monkeypatch) -> list[str]:
+    """The real tokenizers (tiktoken vocabularies) loaded while the page runs."""
+    loaded: list[str] = []
+    for module in (stored, catalog):
+        original = module.tiktoken_tokenizer if module is stored else module.load_tokenizer
+
+        def counted(name, original=original):
+            loaded.append(name)
+            return original(name)
+
+        monkeypatch.setattr(module, "tiktoken_tokenizer" if module is stored else "load_tokenizer",
+                            counted)
+    return loaded
+
+
+def new_server_process() -> None:
+    """What a restart or a second replica starts with: no result in memory."""
+    st.cache_data.clear()
+    st.cache_resource.clear()
+
+
+def test_warm_makes_what_the_default_view_reads():
+    assert stored.WARM_HELD_OUT_PCT == limits.DEFAULT_HELD_OUT_PCT
+    assert stored.WARM_VOCAB == limits.DEFAULT_VOCAB
+    assert stored.WARM_VOCABS == limits.VOCAB_CHOICES
+    assert stored.WARM_HF_SIZES == limits.HF_SIZES
+    assert list(stored.WARM_HF_FAMILIES) == DEFAULTS["cp_hf"]
+    assert stored.WARM_COMPARE == DEFAULTS["cp_compare"]
+    assert list(stored.BUILT_IN_CORPORA) == list(BUILT_IN)
+    for key, text in stored.BUILT_IN_CORPORA.items():
+        assert text() == builtin_text(key)
+
+
+def test_after_warm_the_page_trains_nothing_and_loads_no_vocabulary(app, folder, runs, loads):  # noqa: F811
+    for key in SMALL:
+        stored.warm_corpus(stored.BUILT_IN_CORPORA[key]())
+    runs.update(ours=0, hf=0)
+    new_server_process()
+    app.session_state["cp_corpora"] = list(SMALL)
+    app.run()  # the Playground, the default page, loads its own tokenizers
+    loads.clear()
+    app.switch_page(PAGE).run()
+    assert not app.exception
+    assert runs == {"ours": 0, "hf": 0} and loads == []
+    assert not app.info  # nothing is announced as still coming
+    rows = quality_rows(app)
+    assert {tokenizer for _, tokenizer in rows} >= {"Ours: byte-level BPE", "HF Unigram", "GPT-2"}
+
+
+def test_a_second_server_reads_what_the_first_visit_made(app, folder, runs):  # noqa: F811
+    open_compression(app, corpora=SMALL, hf=["wordpiece"])
+    made = dict(runs)
+    assert made["ours"] == 2 and made["hf"] == 2 * 4  # WordPiece at 500 ... 4,000 on each
+    first_rows = quality_rows(app)
+    new_server_process()
+    open_compression(app, corpora=SMALL, hf=["wordpiece"])
+    assert runs == made  # read from the store, not trained again
+    assert quality_rows(app).keys() == first_rows.keys()
+    # a larger vocabulary trains only the new sizes: 8,000 for HF, one curve per corpus for ours
+    app.select_slider(key="cp_vocab").set_value(8_000).run()
+    assert runs == {"ours": made["ours"] + 2, "hf": made["hf"] + 2}
+
+
+def test_the_note_names_what_is_still_coming_and_escapes_user_text():
+    both = ["the GPT-2, cl100k_base and o200k_base points", "HF WordPiece", "HF Unigram"]
+    note = coming_note({"English": both, "Chinese": both,
+                        "Your text (*bold*.txt)": ["HF WordPiece"]})
+    assert shown(note).startswith(
+        "**Still coming:** the GPT-2, cl100k_base and o200k_base points and the HF WordPiece and "
+        "HF Unigram lines on English and Chinese; the HF WordPiece line on Your text (")
+    assert "*bold*" not in note  # the file name is user text: no Markdown from it
+    assert "the controls work meanwhile" in note
