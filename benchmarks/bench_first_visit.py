@@ -31,96 +31,38 @@ import os
 import platform
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
 
-REPO = Path(__file__).resolve().parent.parent
-CHROMIUM = os.environ.get("TOKEX_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                  "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync"]  # fmt: skip
-LAPTOP = {"width": 1280, "height": 720}
-APP_IDLE = ('[data-testid="stApp"][data-test-script-state="notRunning"]'
-            '[data-test-connection-state="CONNECTED"]')
-RUNNING = '[data-testid="stStatusWidgetRunningIcon"], [data-testid="stStatusWidgetRunningManIcon"]'
-ERRORS = '[data-testid="stException"], [data-testid="stErrorCodeBlock"]'
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from servers import (  # noqa: E402  (benchmarks/servers.py, beside this file)
+    APP_IDLE,
+    BARE_CONTENT,
+    CHROMIUM,
+    CHROMIUM_FLAGS,
+    ERRORS,
+    LAPTOP,
+    REPO,
+    RUNNING,
+    start_server,
+    warm_store,
+    write_bare_app,
+)
+
 # What each page draws first that a person came for.
-FIRST_CONTENT = ".tokview, .ms-player, .ruler, .js-plotly-plot .main-svg"
+FIRST_CONTENT = ".tokview, .ms-player, .ruler, .sqgrid, .js-plotly-plot .main-svg"
 STILL_COMING = "text=/still coming/i"
 PAGES = {"playground": "", "merge_steps": "merge_steps", "compression": "compression",
-         "languages": "languages"}  # fmt: skip
-# The peer: Streamlit's floor on this machine and browser, one text area and its echo.
-BARE = "bare app"
-BARE_APP = """import streamlit as st
-
-text = st.text_area("Text", "Students open the link.")
-st.markdown(f'<p class="bare-echo">{len(text)} characters</p>', unsafe_allow_html=True)
-"""
-BARE_CONTENT = ".bare-echo"
+         "languages": "languages", "sequences": "sequences"}  # fmt: skip
+BARE = "bare app"  # the peer (servers.BARE_APP): Streamlit's floor on this machine and browser
 TIMEOUT_MS = 180_000
-
-
-# --- a server with its own store --------------------------------------------------------------
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _healthy(url: str) -> bool:
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    try:
-        with opener.open(f"{url}/_stcore/health", timeout=2) as response:
-            return response.status == 200
-    except (urllib.error.URLError, OSError):
-        return False
-
-
-@dataclass
-class Server:
-    proc: subprocess.Popen
-    url: str
-
-    def stop(self) -> None:
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            try:
-                os.killpg(self.proc.pid, sig)
-                self.proc.wait(timeout=10)
-                return
-            except ProcessLookupError:
-                return
-            except subprocess.TimeoutExpired:
-                continue
-
-
-def start_server(env: dict[str, str], log: Path, script: Path = REPO / "app.py") -> Server:
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    cmd = [sys.executable, "-m", "streamlit", "run", str(script), "--server.port", str(port),
-           "--server.address", "127.0.0.1", "--server.headless", "true",
-           "--browser.gatherUsageStats", "false"]  # fmt: skip
-    with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, cwd=script.parent, env=env, stdin=subprocess.DEVNULL, stdout=out,
-                                stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
-    deadline = time.monotonic() + 90
-    while not _healthy(url):
-        if proc.poll() is not None or time.monotonic() > deadline:
-            Server(proc, url).stop()
-            raise RuntimeError(f"{' '.join(cmd)} did not start:\n{log.read_text(errors='replace')}")
-        time.sleep(0.1)
-    return Server(proc, url)
 
 
 def fingerprint(env: dict[str, str]) -> str:
@@ -128,13 +70,6 @@ def fingerprint(env: dict[str, str]) -> str:
     code = "from tokenizer_core import store; print(store.fingerprint())"
     return subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, check=True,
                           capture_output=True, text=True).stdout.strip()
-
-
-def warm_store(env: dict[str, str]) -> float:
-    started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "tokenizer_core", "warm"], cwd=REPO, env=env,
-                   check=True, stdout=subprocess.DEVNULL)  # fmt: skip
-    return time.perf_counter() - started
 
 
 # --- one visit --------------------------------------------------------------------------------
@@ -207,11 +142,10 @@ def _measure_once(browser, page_name: str, mode: str, env: dict[str, str], logs:
             warm_times.append(warm_store({**env, "TOKEX_CACHE_DIR": str(template)}))
         shutil.copytree(template, store, dirs_exist_ok=True)
     if page_name == BARE:
-        script, path, content = logs / "bare_app.py", "", BARE_CONTENT
-        script.write_text(BARE_APP)
+        script, path, content = write_bare_app(logs / "bare"), "", BARE_CONTENT
     else:
         script, path, content = REPO / "app.py", PAGES[page_name], FIRST_CONTENT
-    server = start_server(env, logs / f"{page_name}-{mode}.log".replace(" ", "_"), script)
+    server = start_server(script, env, logs / f"{page_name}-{mode}.log".replace(" ", "_"))
     first_context, other_context = new_context(browser), new_context(browser)
     try:
         url = f"{server.url}/{path}"

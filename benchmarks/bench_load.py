@@ -1,7 +1,7 @@
 """A lecture hall at once: N Chromium sessions open a page and type, against a bare app.
 
 Every scenario runs twice in the same run: against this app and against a bare Streamlit app
-of one text area (`BARE_APP` below), same Streamlit, same config, same browser, same machine,
+of one text area (`BARE_APP` in servers.py), same Streamlit, same config, same browser, same machine,
 so the machine's noise cancels in the ratio. A session arrives at a random moment within
 `--arrival` seconds (seeded), opens the page, and measures:
 
@@ -29,163 +29,44 @@ import argparse
 import asyncio
 import os
 import random
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
 from playwright.async_api import Page, async_playwright
 
-REPO = Path(__file__).resolve().parent.parent
-CHROMIUM = os.environ.get("TOKEX_CHROMIUM", "/usr/bin/chromium")
-LAPTOP = {"width": 1280, "height": 720}
-APP_IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"][data-test-connection-state="CONNECTED"]'
-RUNNING = '[data-testid="stStatusWidgetRunningIcon"], [data-testid="stStatusWidgetRunningManIcon"]'
-ERRORS = '[data-testid="stException"], [data-testid="stErrorCodeBlock"]'
-
-BARE_APP = '''\
-import streamlit as st
-
-text = st.text_area("Text", "Students open the link.")
-st.write(f"{len(text)} characters: {text}")
-'''
-
-
-# --- servers --------------------------------------------------------------------------------------
-
-
-@dataclass
-class Server:
-    proc: subprocess.Popen  # `streamlit run`, or deploy/run.sh in front of one replica
-    url: str
-    pid: int  # the Streamlit process: what memory and CPU are read from
-    behind_nginx: bool = False
-
-    def rss_mb(self) -> float:
-        """Resident memory of the server process and its children (uploaded-tokenizer workers)."""
-        total = 0
-        for pid in [self.pid, *_children(self.pid)]:
-            try:
-                status = Path(f"/proc/{pid}/status").read_text()
-            except OSError:
-                continue
-            line = next(x for x in status.splitlines() if x.startswith("VmRSS:"))
-            total += int(line.split()[1])
-        return total / 1024
-
-    def cpu_s(self) -> float:
-        """CPU seconds the server process has used (user + system, all its threads)."""
-        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    def stop(self) -> None:
-        if self.behind_nginx:  # run.sh stops its replica and nginx itself on SIGTERM
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=30)
-                return
-            except subprocess.TimeoutExpired:
-                pass
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            try:
-                os.killpg(self.proc.pid, sig)
-                self.proc.wait(timeout=10)
-                return
-            except ProcessLookupError:
-                return
-            except subprocess.TimeoutExpired:
-                continue
-
-
-def _stat_cpu_s(pid: int, with_reaped: bool = False) -> float:
-    """CPU seconds of one process (user + system), plus its reaped children's if asked."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    ticks = int(fields[11]) + int(fields[12])
-    if with_reaped:
-        ticks += int(fields[13]) + int(fields[14])
-    return ticks / os.sysconf("SC_CLK_TCK")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from servers import (  # noqa: E402  (benchmarks/servers.py, beside this file)
+    APP_IDLE,
+    BARE_TEXT,
+    CHROMIUM,
+    ERRORS,
+    LAPTOP,
+    REPO,
+    RUNNING,
+    Server,
+    children,
+    start_behind_nginx,
+    start_server,
+    stat_cpu_s,
+    warm_store,
+    write_bare_app,
+)
 
 
 def browser_cpu_s(exclude: set[int]) -> float:
     """CPU seconds of this benchmark's browser side: every process below this one (Playwright's
     driver, Chromium and its renderers, counting renderers already gone) but the servers."""
-    total, todo = 0.0, _children(os.getpid())
+    total, todo = 0.0, children(os.getpid())
     while todo:
         pid = todo.pop()
         if pid in exclude:
             continue
-        total += _stat_cpu_s(pid, with_reaped=True)
-        todo.extend(_children(pid))
+        total += stat_cpu_s(pid, with_reaped=True)
+        todo.extend(children(pid))
     return total
-
-
-def _children(pid: int) -> list[int]:
-    try:
-        found = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    except OSError:
-        return []
-    return [int(c) for c in found]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _healthy(url: str) -> bool:
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    try:
-        with opener.open(f"{url}/_stcore/health", timeout=2) as response:
-            return response.status == 200
-    except (urllib.error.URLError, OSError):
-        return False
-
-
-def start_server(script: Path, cwd: Path, env: dict[str, str], log: Path) -> Server:
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    cmd = [sys.executable, "-m", "streamlit", "run", str(script), "--server.port", str(port),
-           "--server.address", "127.0.0.1", "--server.headless", "true",
-           "--browser.gatherUsageStats", "false"]  # fmt: skip
-    with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=out,
-                                stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
-    deadline = time.monotonic() + 90
-    while not _healthy(url):
-        if proc.poll() is not None or time.monotonic() > deadline:
-            Server(proc, url, proc.pid).stop()
-            raise RuntimeError(f"{' '.join(cmd)} did not start:\n{log.read_text(errors='replace')}")
-        time.sleep(0.1)
-    return Server(proc, url, proc.pid)
-
-
-def start_behind_nginx(script: Path, env: dict[str, str], run_dir: Path, log: Path) -> Server:
-    """deploy/run.sh 1: one replica of `script`, nginx in front serving the static bundle."""
-    port, replica = _free_port(), _free_port()
-    env = {**env, "TOKEX_RUN_DIR": str(run_dir), "TOKEX_REPLICA_PORT": str(replica),
-           "TOKEX_LISTEN": "127.0.0.1", "TOKEX_APP": str(script), "PYTHON": sys.executable}  # fmt: skip
-    with log.open("wb") as out:
-        proc = subprocess.Popen([str(REPO / "deploy" / "run.sh"), "1", str(port)], cwd=REPO,
-                                env=env, stdin=subprocess.DEVNULL, stdout=out,
-                                stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 180
-    while f"ready: {url}/" not in log.read_text(errors="replace"):
-        if proc.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError(f"deploy/run.sh did not get ready:\n{log.read_text(errors='replace')}")
-        time.sleep(0.2)
-    pid = int((run_dir / f"replica-{replica}.pid").read_text())
-    return Server(proc, url, pid, behind_nginx=True)
 
 
 # --- what one session does, per page ------------------------------------------------------------
@@ -214,7 +95,7 @@ async def type_text(page: Page, text: str) -> None:
 async def bare_session(page: Page, url: str, number: int, timeout_ms: float, out: Outcome) -> None:
     t0 = time.perf_counter()
     await page.goto(url + "/", wait_until="commit")
-    await page.get_by_text("Students open the link.", exact=False).last.wait_for(timeout=timeout_ms)
+    await page.get_by_text(BARE_TEXT, exact=False).last.wait_for(timeout=timeout_ms)
     await idle(page, timeout_ms)
     out.load_s = time.perf_counter() - t0
     said = f"Student {number:02d} asks: is 9.11 bigger than 9.9?"
@@ -399,12 +280,8 @@ async def main() -> None:
     cache = work / "cache"
     env = {**os.environ, "TOKEX_CACHE_DIR": str(cache), "PYTHONUNBUFFERED": "1"}
     if not args.cold_store:
-        subprocess.run([sys.executable, "-m", "tokenizer_core", "warm"], cwd=REPO, env=env,
-                       check=True, stdout=subprocess.DEVNULL)  # fmt: skip
-    bare_dir = work / "bare"
-    (bare_dir / ".streamlit").mkdir(parents=True)
-    (bare_dir / "bare_app.py").write_text(BARE_APP)
-    (bare_dir / ".streamlit" / "config.toml").write_text((REPO / ".streamlit" / "config.toml").read_text())
+        warm_store(env)
+    bare_script = write_bare_app(work / "bare")
 
     print(f"# {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start; "
           f"arrival within {args.arrival:.0f} s, timeout {args.timeout:.0f} s, "
@@ -417,10 +294,9 @@ async def main() -> None:
             for n in args.sessions:
                 results = {}
                 for app in ("bare", "app", *(["app+heavy"] if args.background else [])):
-                    script, cwd = ((bare_dir / "bare_app.py", bare_dir) if app == "bare"
-                                   else (REPO / "app.py", REPO))  # fmt: skip
+                    script = bare_script if app == "bare" else REPO / "app.py"
                     tag = f"{app}-{page_name}-{n}"
-                    server = (start_server(script, cwd, env, work / f"{tag}.log")
+                    server = (start_server(script, env, work / f"{tag}.log")
                               if args.front == "streamlit"
                               else start_behind_nginx(script, env, work / f"run-{tag}", work / f"{tag}.log"))
                     try:
