@@ -1,4 +1,5 @@
-"""The built-in data: classroom presets, samples, parallel sentences, emoji, playground presets.
+"""The built-in data: classroom presets, samples, articles, parallel sentences, emoji, playground
+presets.
 
 Every file lives in `data/` at the root of the repository, found relative to this package as
 `Path(__file__).parent.parent / "data"` (see `DATA_DIR`): run the app and the tests from a
@@ -38,6 +39,11 @@ CORPUS_BOUNDS: dict[str, tuple[int, int]] = {
     "chinese": (40_000, 256_000),
     "code": (40_000, 256_000),
     "emoji": (40_000, 256_000),
+}
+# Long articles: prose with paragraphs, sentences and words for the Sequences page's windows
+# (20,000+ characters: dozens of windows of 128 tokens). name -> (min, max) UTF-8 bytes.
+ARTICLE_BOUNDS: dict[str, tuple[int, int]] = {
+    "cutting_text": (20_000, 40_000),
 }
 MAX_PRESET_MERGES = 1_000
 MAX_PRESET_WORDS = 10_000
@@ -209,6 +215,11 @@ def sample_text(name: str) -> str:
 def corpus_text(name: str) -> str:
     """One of the long corpora in data/corpora (see CORPUS_BOUNDS), exactly as stored."""
     return _bounded_text("corpus", "corpora", CORPUS_BOUNDS, name)
+
+
+def article_text(name: str) -> str:
+    """One of the long articles in data/articles (see ARTICLE_BOUNDS), exactly as stored."""
+    return _bounded_text("article", "articles", ARTICLE_BOUNDS, name)
 
 
 def english_reference_corpus() -> str:

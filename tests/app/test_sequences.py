@@ -95,6 +95,7 @@ def test_padding_without_a_pad_token_says_to_add_one(app):
 
 def test_windows_count_matches_the_core_rule(app):
     open_tab(app, "Long text")
+    app.radio(key="sq_w_source").set_value("English sample").run()
     text = sample_text("english")
     n = len(tiktoken_encoding("gpt2").encode_ordinary(text))
     app.number_input(key="sq_w_length").set_value(100).run()
@@ -127,7 +128,7 @@ def test_batching_reports_the_cores_waste(app):
     assert metrics["Padding, in order"] == f"{naive.waste:.1%}"
     assert metrics["Padding, bucketed"] == f"{bucketed.waste:.1%}"
     assert bucketed.waste < naive.waste
-    assert len(app.get("plotly_chart")) == 1
+    assert len(app.get("plotly_chart")) == 2
 
 
 def test_a_link_opens_its_tab_and_a_bad_one_falls_back_with_a_note(app):
@@ -184,3 +185,56 @@ def test_own_text_over_the_bound_is_cut_with_a_note_and_kept_in_the_box(app):
     assert not app.exception
     assert any(f"the page cuts the first {MAX_WINDOW_CHARS:,}" in w.value for w in app.warning)
     assert app.text_area(key="sq_w_text").value == long_text
+
+
+def test_long_text_opens_on_the_built_in_article_cut_into_windows(app):
+    from tokenizer_core.samples import article_text
+
+    open_tab(app, "Long text")
+    article = article_text("cutting_text")
+    assert len(article) > 20_000
+    n = len(tiktoken_encoding("gpt2").encode_ordinary(article))
+    expected = 1 + -(-(n - 128) // 112)  # default N=128, S=16: starts 0, 112, 224, ... until n
+    assert any(f"{expected:,} windows of at most 128 tokens" in m.value for m in app.markdown)
+    assert any(f"of the {n:,} tokens" in m.value for m in app.markdown)
+    table = next(d.value for d in app.dataframe if "ends at" in d.value.columns)
+    assert len(table) == expected and table["to"].iloc[-1] == n
+    markup = html(app)
+    assert "Cutting Text for Machines" in markup and 'class="ov"' in markup
+    # the bands cover the first 12,000 characters; the note says the counts cover all of it
+    assert any(f"of {len(article):,} characters" in c.value for c in app.caption)
+    app.radio(key="sq_w_mode").set_value("boundaries").run()
+    ends = next(d.value for d in app.dataframe if "ends at" in d.value.columns)["ends at"]
+    assert "paragraph" in set(ends)  # the article has paragraphs for windows to end at
+
+
+def test_batching_heatmap_counts_pad_tokens_over_batch_size_and_bucket_width(app):
+    import json
+
+    from tokenizer_core.samples import corpus_text
+
+    open_tab(app, "Batching")
+    app.radio(key="sq_b_corpus").set_value("Code").run()
+    app.number_input(key="sq_b_width").set_value(5).run()  # a width off the grid joins it
+    assert not app.exception
+    gpt2 = tiktoken_encoding("gpt2")
+    lengths = [len(gpt2.encode_ordinary(line)) for line in corpus_text("code").split("\n") if line.strip()]
+
+    def pads(size: int, width: int) -> int:
+        # independent: sort, group by length // width, cut each group into runs of `size`,
+        # pad each run to its longest
+        buckets: dict[int, list[int]] = {}
+        for n in sorted(lengths):
+            buckets.setdefault(n // width, []).append(n)
+        return sum(len(run) * max(run) - sum(run) for group in buckets.values()
+                   for run in (group[k:k + size] for k in range(0, len(group), size)))
+
+    charts = [json.loads(c.proto.spec) for c in app.get("plotly_chart")]
+    assert len(charts) == 2
+    heat = next(t for c in charts for t in c["data"] if t["type"] == "heatmap")
+    sizes, widths = [int(x) for x in heat["x"]], [int(y) for y in heat["y"]]
+    assert 5 in widths and 1 in widths and 32 in sizes and len(sizes) * len(widths) >= 40
+    for row, width in zip(heat["z"], widths):
+        assert row == [pads(size, width) for size in sizes]
+    # the number the lesson cares about, for the chosen cell, in words
+    assert any(f"**{pads(32, 5):,} pad tokens**" in m.value for m in app.markdown)

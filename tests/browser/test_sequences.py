@@ -99,3 +99,24 @@ def test_injection_payloads_stay_text(open_app, wait_for_app) -> None:
     page.locator(".sqgrid").first.wait_for(state="visible")
     assert page.evaluate("() => window.__tokex_pwned === undefined")
     assert page.locator(".sqgrid script, .sqgrid img, .sqgrid iframe").count() == 0
+
+
+def test_long_text_opens_on_the_built_in_article(open_app, wait_for_app, screenshot) -> None:
+    page = _open(open_app, wait_for_app, "Long text")
+    bands = page.locator(".sqbands").first
+    bands.wait_for(state="visible")
+    assert bands.inner_text().lstrip().startswith("1") and "Cutting Text for Machines" in bands.inner_text()
+    assert page.get_by_text("windows of at most 128 tokens").count() == 1
+    page.get_by_text("windows of at most 128 tokens").evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.mouse.wheel(0, -120)  # the radio with the article's name stays in view above the count
+    screenshot("sequences-article")
+
+
+def test_batching_heatmap_draws_over_batch_size_and_bucket_width(open_app, wait_for_app, screenshot) -> None:
+    page = _open(open_app, wait_for_app, "Batching")
+    heat = page.locator(".js-plotly-plot").nth(1)
+    heat.wait_for(state="visible", timeout=30_000)
+    heat.locator(".heatmaplayer").first.wait_for(state="attached", timeout=30_000)
+    assert "bucket width (tokens)" in heat.inner_text() and "batch size (rows)" in heat.inner_text()
+    heat.evaluate("e => e.scrollIntoView({block: 'end'})")
+    screenshot("sequences-batching-heatmap")

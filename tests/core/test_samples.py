@@ -386,3 +386,27 @@ def test_unknown_emoji_category_names_the_line(fake_data):
     (fake_data / "emoji.tsv").write_text("category\tname\temoji\nsmiley\tx\t\U0001F600\n")
     with pytest.raises(ValueError, match=r"emoji\.tsv, line 2: unknown category 'smiley'"):
         emoji_catalogue()
+
+
+# --- the long article (the Sequences page's long text) -------------------------------------
+
+
+def test_article_loads_within_its_bounds_and_has_paragraphs_sentences_and_words():
+    from tokenizer_core.samples import ARTICLE_BOUNDS, article_text
+
+    for name, (low, high) in ARTICLE_BOUNDS.items():
+        text = article_text(name)
+        assert low <= len(text.encode("utf-8")) <= high
+        assert len(text) > 20_000 and text.isascii() and text.endswith("\n")
+        paragraphs = [p for p in re.split(r"\n\s*\n", text) if p.strip()]
+        assert len(paragraphs) >= 30
+        # every boundary a window may prefer: paragraphs, sentences inside them, and words
+        assert sum(len(re.findall(r"[.!?] [A-Z]", p)) >= 2 for p in paragraphs) >= 20
+        assert len(paragraphs) == len({p.strip() for p in paragraphs})  # nothing padded twice
+
+
+def test_unknown_article_names_the_choices():
+    from tokenizer_core.samples import article_text
+
+    with pytest.raises(ValueError, match="unknown article 'french'.*cutting_text"):
+        article_text("french")

@@ -13,6 +13,7 @@ Leaves out: shuffling the batches for training (order does not change the waste)
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -83,6 +84,74 @@ def bucketed_batches(
     if current:
         batches.append(current)
     return plan(lengths, batches)
+
+
+def padding_grid(
+    lengths: Sequence[int],
+    batch_sizes: Sequence[int],
+    bucket_widths: Sequence[int],
+    max_tokens: int | None = None,
+) -> dict[tuple[int, int], int]:
+    """Pad tokens of bucketed_batches for every (batch size, bucket width): the chart's grid.
+
+    Same plans as bucketed_batches, cell by cell, but the lines are sorted once and no batch
+    lists are built: 10,000 lines x 72 cells stay well under a second. Without max_tokens a
+    bucket's sorted lengths split into runs of batch_size, each padded to its last (longest).
+    """
+    for size in batch_sizes:
+        check_batch_size(size)
+    if any(width < 1 for width in bucket_widths):
+        raise ValueError(f"bucket widths {list(bucket_widths)} must all be at least 1")
+    ordered = sorted(lengths)
+    real = sum(ordered)
+    grid: dict[tuple[int, int], int] = {}
+    for width in bucket_widths:
+        buckets = _buckets(ordered, width)
+        for size in batch_sizes:
+            if max_tokens is None:
+                computed = sum(_runs(ordered, lo, hi, size) for lo, hi in buckets)
+            else:
+                computed = sum(_capped(ordered[lo:hi], size, max_tokens) for lo, hi in buckets)
+            grid[size, width] = computed - real
+    return grid
+
+
+def _runs(ordered: list[int], lo: int, hi: int, size: int) -> int:
+    """Tokens computed over ordered[lo:hi] cut into runs of `size`, each padded to its last
+    (longest) row: the full runs' last rows are a stride slice, the short tail is one run."""
+    full = (hi - lo) // size
+    computed = size * sum(ordered[lo + size - 1 : lo + full * size : size])
+    return computed + (hi - lo - full * size) * ordered[hi - 1] if hi - lo > full * size else computed
+
+
+def naive_padding(lengths: Sequence[int], batch_size: int) -> int:
+    """Pad tokens of naive_batches, without building the batches (the chart's cheap path)."""
+    check_batch_size(batch_size)
+    computed = sum(
+        len(run) * max(run) for run in (lengths[k : k + batch_size] for k in range(0, len(lengths), batch_size))
+    )
+    return computed - sum(lengths)
+
+
+def _buckets(ordered: list[int], width: int) -> list[tuple[int, int]]:
+    """(start, stop) of each bucket's run in the sorted lengths, found by bisection."""
+    runs, lo = [], 0
+    while lo < len(ordered):
+        hi = bisect_left(ordered, (ordered[lo] // width + 1) * width, lo)
+        runs.append((lo, hi))
+        lo = hi
+    return runs
+
+
+def _capped(bucket: list[int], batch_size: int, max_tokens: int) -> int:
+    """Tokens computed over one sorted bucket when a batch also closes at max_tokens."""
+    computed = rows = longest = 0
+    for n in bucket:  # sorted: the newcomer is the batch's longest
+        if rows and (rows == batch_size or (rows + 1) * n > max_tokens):
+            computed += rows * longest
+            rows = 0
+        rows, longest = rows + 1, n
+    return computed + rows * longest
 
 
 def full_mask(attention: Sequence[int]) -> list[list[int]]:

@@ -8,13 +8,18 @@ from __future__ import annotations
 import streamlit as st
 
 from tokenizer_core import TiktokenTokenizer
-from tokenizer_core.measure.sequences_batches import bucketed_batches, naive_batches
+from tokenizer_core.measure.sequences_batches import (
+    bucketed_batches,
+    naive_batches,
+    naive_padding,
+    padding_grid,
+)
 from tokenizer_core.samples import corpus_text, english_reference_corpus
 from ui.common import catalog
 from ui.common.page_state import KEEP
 from ui.common.safe_text import literal
 from ui.common.uploads import decode_text, text_upload_ui
-from ui.sequences.charts import waste_chart
+from ui.sequences.charts import waste_chart, waste_heatmap
 from ui.sequences.limits import (
     MAX_BATCH_CORPUS_CHARS,
     MAX_BATCH_LINES,
@@ -26,6 +31,7 @@ from ui.sequences.limits import (
 
 CORPORA = ("Python's documentation", "Code", "Chinese")
 BATCH_SIZES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+BUCKET_WIDTHS = (1, 2, 4, 8, 16, 32, 64, 128)  # the heatmap's rows, plus the chosen width
 DEFAULTS: dict[str, object] = {"sq_b_corpus": CORPORA[0], "sq_b_size": 32, "sq_b_width": 8,
                                "sq_b_max_tokens": 0}
 
@@ -56,11 +62,12 @@ def _use(text: str, filename: str) -> None:
 @st.cache_data(max_entries=8, show_spinner="Counting tokens per line…")
 def line_lengths(name: str, text: str) -> list[int]:
     """Tokens per non-empty line, each line encoded on its own (as a batch would hold it), for
-    the first MAX_BATCH_LINES lines. tiktoken encodes the lines in one batch call."""
+    the first MAX_BATCH_LINES lines. tiktoken encodes them one call a line: its batch call's
+    thread pool was 4x slower on a 2-CPU server (benchmarks/bench_sequences.py)."""
     lines = [line for line in text.split("\n") if line.strip()][:MAX_BATCH_LINES]
     tokenizer = catalog.get(name)
     if isinstance(tokenizer, TiktokenTokenizer):
-        return [len(ids) for ids in tokenizer.encoding.encode_ordinary_batch(lines)]
+        return [len(tokenizer.encoding.encode_ordinary(line)) for line in lines]
     return [len(tokenizer.encode(line, disallowed_special=())) for line in lines]
 
 
@@ -96,10 +103,21 @@ def batching_section(name: str) -> None:
     m3.metric("Padding, bucketed", f"{bucketed.waste:.1%}",
               delta=f"{bucketed.padding - naive.padding:,} tokens", delta_color="inverse")
     st.markdown(f"In order, the model computes **{naive.padding:,} tokens of padding** for "
-                f"{naive.real:,} real ones; sorted into buckets of {width}, **{bucketed.padding:,}**.")
-    sizes = [s for s in BATCH_SIZES if s <= MAX_BATCH_SIZE]
+                f"{naive.real:,} real ones; sorted into buckets of {width} tokens, "
+                f"**{bucketed.padding:,} pad tokens**.")
+    # the grid: doubling steps, plus the chosen size and width so the outlined cell is the one above;
+    # one sort serves every cell (padding_grid equals bucketed_batches cell by cell, tested)
+    grid_sizes, widths = sorted({*BATCH_SIZES, size}), sorted({*BUCKET_WIDTHS, width})
+    pads = padding_grid(lengths, grid_sizes, widths, max_tokens or None)
     rows = []
-    for s in sizes:
-        rows.append(("in order", s, naive_batches(lengths, s).waste))
-        rows.append((f"bucketed (width {width})", s, bucketed_batches(lengths, s, width, max_tokens or None).waste))
-    st.plotly_chart(waste_chart(rows), key="sq_b_chart")
+    for s in BATCH_SIZES:
+        in_order = naive_padding(lengths, s)
+        rows.append(("in order", s, in_order / (in_order + naive.real)))
+        rows.append((f"bucketed (width {width})", s, pads[s, width] / (pads[s, width] + naive.real)))
+    left, right = st.columns(2)
+    left.plotly_chart(waste_chart(rows), key="sq_b_chart")
+    right.plotly_chart(waste_heatmap(pads, naive.real, grid_sizes, widths, (size, width)),
+                       key="sq_b_heatmap")
+    st.caption("Right: every cell plans the batches again (sorted by length, buckets of that width, "
+               "that many rows). Wide buckets and big batches put short lines next to long ones; "
+               "hover a cell for the share of compute that is padding.")

@@ -13,14 +13,16 @@ from tokenizer_core.measure.sequences_windows import (
     sliding_windows,
     summarize,
 )
-from tokenizer_core.samples import english_reference_corpus, sample_text
+from tokenizer_core.samples import article_text, english_reference_corpus, sample_text
 from ui.common import catalog
 from ui.common.page_state import KEEP
 from ui.common.safe_text import literal
 from ui.sequences.bands import band_html, cut_name
 from ui.sequences.limits import MAX_WINDOW_CHARS, MAX_WINDOW_LENGTH, MAX_WINDOW_RENDER_CHARS
 
-SOURCES = ("English sample", "Chinese sample", "Python's documentation (long)", "Your own text")
+ARTICLE = "Article: Cutting text for machines"  # data/articles/cutting_text.txt, 26k characters
+SOURCES = (ARTICLE, "English sample", "Chinese sample", "Python's documentation (long)",
+           "Your own text")
 DEFAULTS: dict[str, object] = {
     "sq_w_source": SOURCES[0], "sq_w_text": "", "sq_w_length": 128, "sq_w_stride": 16,
     "sq_w_mode": "sliding",
@@ -36,6 +38,8 @@ def init_state() -> None:
 
 @st.cache_data(max_entries=4, show_spinner=False)
 def built_in(source: str) -> str:
+    if source == ARTICLE:
+        return article_text("cutting_text")
     if source == "English sample":
         return sample_text("english")
     if source == "Chinese sample":
@@ -44,7 +48,9 @@ def built_in(source: str) -> str:
 
 
 def _text() -> str:
-    source = st.radio("Text", SOURCES, key="sq_w_source", horizontal=True, persist_state=KEEP)
+    source = st.radio("Text", SOURCES, key="sq_w_source", horizontal=True, persist_state=KEEP,
+                      help="The article was written for this project: 26,000 characters of prose "
+                      "in paragraphs, about the history of cutting text for machines.")
     if source != "Your own text":
         return built_in(source)
     text = st.text_area("Your text", key="sq_w_text", height=140, persist_state=KEEP,

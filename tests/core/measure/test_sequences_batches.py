@@ -64,3 +64,25 @@ def test_masks_full_and_causal_ignore_padding():
     attention = [1, 1, 1, 0]
     assert full_mask(attention) == [[1, 1, 1, 0]] * 3 + [[0, 0, 0, 0]]
     assert causal_mask(attention) == [[1, 0, 0, 0], [1, 1, 0, 0], [1, 1, 1, 0], [0, 0, 0, 0]]
+
+
+@settings(max_examples=200, deadline=None)
+@given(lengths=lengths_st, sizes=st.lists(st.integers(1, 9), min_size=1, max_size=4),
+       widths=st.lists(st.integers(1, 20), min_size=1, max_size=4),
+       max_tokens=st.one_of(st.none(), st.integers(1, 200)))
+def test_padding_grid_equals_one_plan_per_cell(lengths, sizes, widths, max_tokens):
+    # the fast grid (one sort for all cells) against the plain planner, cell by cell
+    from tokenizer_core.measure.sequences_batches import padding_grid
+
+    grid = padding_grid(lengths, sizes, widths, max_tokens)
+    assert set(grid) == {(s, w) for s in sizes for w in widths}
+    for (s, w), pads in grid.items():
+        assert pads == bucketed_batches(lengths, s, w, max_tokens).padding
+
+
+@settings(max_examples=200, deadline=None)
+@given(lengths=lengths_st, batch_size=st.integers(1, 9))
+def test_naive_padding_equals_the_naive_plan(lengths, batch_size):
+    from tokenizer_core.measure.sequences_batches import naive_padding
+
+    assert naive_padding(lengths, batch_size) == naive_batches(lengths, batch_size).padding
