@@ -15,6 +15,7 @@ Leaves out: normalization (no lowercasing, no NFC) and special tokens (see inter
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 
 import regex
@@ -80,6 +81,51 @@ def regex_pieces(text: str, pat_str: str = GPT2_PATTERN) -> list[Piece]:
 def regex_chunks(text: str, pat_str: str = GPT2_PATTERN) -> list[str]:
     """Just the chunk strings (the fast path for training and encoding)."""
     return compile_pattern(pat_str).findall(text)
+
+
+# GPT-2's pattern for ASCII text, in the standard library's `re`, which runs it about 2.5x
+# faster than `regex` runs the Unicode one. On ASCII, \p{L} is [A-Za-z], \p{N} is [0-9] and
+# regex's \s is these six characters (re's own \s would add \x1c-\x1f, which are not spaces).
+_SPACE, _NOT_SPACE = r"[\t\n\x0b\x0c\r ]", r"[^\t\n\x0b\x0c\r ]"
+_ASCII_GPT2 = re.compile(
+    r"""'(?:[sdmt]|ll|ve|re)| ?[A-Za-z]++| ?[0-9]++| ?[^\t\n\x0b\x0c\r A-Za-z0-9]++"""
+    rf"|{_SPACE}++$|{_SPACE}+(?!{_NOT_SPACE})|{_SPACE}"
+)
+_NOT_ASCII = re.compile(r"[^\x00-\x7f]")
+# A line break between two non-spaces: GPT-2's pattern makes it a chunk of its own whatever
+# comes before or after, so text cut right after it gives the same chunks piece by piece.
+# (re's \s holds every space regex's does, so its \S is never a space: a safe cut.)
+_SAFE_CUT = re.compile(r"(?<=\S)\n(?=\S)")
+_ISLAND_GAP = 2_000  # non-ASCII characters closer than this share one `regex` call
+
+
+def gpt2_chunks(text: str) -> list[str]:
+    """`regex_chunks(text, GPT2_PATTERN)`, faster on mostly-ASCII text: the ASCII stretches go
+    through `_ASCII_GPT2`, and each stretch holding non-ASCII text, cut at safe line breaks,
+    through GPT-2's own pattern. Training's pre-tokenizer (a test checks it against regex_chunks).
+    """
+    unicode_findall = compile_pattern(GPT2_PATTERN).findall
+    chunks: list[str] = []
+    done = 0  # text[:done] is chunked
+    found = _NOT_ASCII.search(text)
+    while found is not None:
+        start = text.rfind("\n", done, found.start()) + 1  # after a safe line break, or `done`
+        while start > done and not _SAFE_CUT.match(text, start - 1):
+            start = text.rfind("\n", done, start - 1) + 1
+        start = max(start, done)
+        end = found.end()
+        while True:  # past the next safe cut, and on while more non-ASCII text is close
+            cut = _SAFE_CUT.search(text, end)
+            end = len(text) if cut is None else cut.end()
+            found = _NOT_ASCII.search(text, end)
+            if found is None or found.start() - end > _ISLAND_GAP:
+                break
+            end = min(found.end() + _ISLAND_GAP, len(text))  # a stride, not a line at a time
+        chunks += _ASCII_GPT2.findall(text[done:start])
+        chunks += unicode_findall(text[start:end])
+        done = end
+    chunks += _ASCII_GPT2.findall(text[done:])
+    return chunks
 
 
 # Whitespace as str.split() sees it (the textbook's `text.split()`): regex's \s plus the four

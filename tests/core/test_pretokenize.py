@@ -7,10 +7,19 @@ import inspect
 import textwrap
 
 import tiktoken_ext.openai_public as openai_public
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
-from tokenizer_core.pretokenize import PATTERNS, line_pieces, regex_pieces, word_pieces
+from tokenizer_core import pretokenize
+from tokenizer_core.pretokenize import (
+    GPT2_PATTERN,
+    PATTERNS,
+    gpt2_chunks,
+    line_pieces,
+    regex_chunks,
+    regex_pieces,
+    word_pieces,
+)
 
 
 def _tiktoken_pat_str(function) -> str:
@@ -66,3 +75,35 @@ def test_line_pieces_are_the_non_empty_lines(text):
     pieces = line_pieces(text)
     assert [p.text for p in pieces] == [line for line in text.split("\n") if line]
     assert all(text[p.start : p.end] == p.text for p in pieces)
+
+
+# gpt2_chunks: ASCII stretches through `re`, the rest through `regex`, cut at safe line breaks;
+# it must give regex_chunks' chunks exactly, on any text.
+_gpt2_alphabet = st.sampled_from(
+    list("ab Z09'sdtmlvre\n\r\t\x0b\x0c\x1c\x1f.,!-_ ") + ["\n\n", "  ", "'ll", "é", "你好", "ß",
+                                                        "\u00a0", "\u3000", "\u2028", "١٢",
+                                                        "😀", "\x85", "\u00b2"]
+)
+_gpt2_texts = st.lists(_gpt2_alphabet, max_size=60).map("".join)
+
+
+@given(st.one_of(_gpt2_texts, st.text(max_size=80)), st.sampled_from([0, 3, 2_000]))
+@example("a\nb\n你\nc d\n", 0)
+@example("x\n" * 10 + "é" + "\ny" * 3000 + "\n你 \n", 2_000)
+def test_gpt2_chunks_equal_regex_chunks(text, gap):
+    # a small gap makes short texts take many ASCII stretches and islands, as long ones do
+    saved, pretokenize._ISLAND_GAP = pretokenize._ISLAND_GAP, gap
+    try:
+        assert gpt2_chunks(text) == regex_chunks(text, GPT2_PATTERN)
+    finally:
+        pretokenize._ISLAND_GAP = saved
+
+
+def test_gpt2_chunks_equal_regex_chunks_on_long_mixed_text():
+    from tokenizer_core.samples import corpus_text, english_reference_corpus, sample_text
+
+    texts = [english_reference_corpus(), corpus_text("chinese"), corpus_text("code"),
+             corpus_text("emoji"), sample_text("mixed_default")]
+    texts.append("\n".join(texts))
+    for text in texts:
+        assert gpt2_chunks(text) == regex_chunks(text, GPT2_PATTERN)

@@ -5,6 +5,10 @@ turn each chunk's bytes into tokens lowest rank first (merge.py). A per-chunk ca
 the work on real text, where the same words come back again and again. Byte level never meets
 an unknown character: every byte is a token.
 
+A chunk the cache has not seen is cut where no token can join across (`segments`); a chunk of
+3-byte characters, which is how Chinese arrives, is cut by a bytes regex in C
+(`three_byte_segments`), and a piece of at most 3 bytes skips the merge loop (`merge_small`).
+
 Two sources of ranks, one class:
 - `from_ranks`: tiktoken's format, `mergeable_ranks` maps a token's bytes to its rank, which is
   also its id. Any adjacent pair whose *joined bytes* are a token may join, and a chunk that is
@@ -17,7 +21,11 @@ Leaves out: training (trainers/bpe.py) and loading rank files (reference/rankfil
 
 from __future__ import annotations
 
+import re
+from itertools import chain
 from typing import Callable, Iterable, Mapping, Sequence
+
+import regex
 
 from ..interface import AllowedSpecial, DisallowedSpecial, resolve_special, split_on_special
 from ..levels import BYTE_SYMBOLS, byte_parts
@@ -73,6 +81,69 @@ def segments(chunk: str, flags: bytearray, edges: dict[str, tuple[int, int]]) ->
     return pieces
 
 
+# A run of characters that are 3 bytes each in UTF-8 (CJK, kana, Hangul, Thai, Devanagari...):
+# between two of them the byte pair is always (continuation byte, lead byte E0..EF).
+THREE_BYTE_RUN = regex.compile("[\u0800-\ud7ff\ue000-\uffff]+")
+
+
+def joins_between_three_byte_characters(flags: bytearray) -> re.Pattern[bytes]:
+    """A bytes regex matching, in UTF-8 text, a character's last byte followed by the next
+    character's 3-byte lead where some token holds the two (see joinable_pairs).
+
+    It lets `three_byte_segments` find the few places a join can cross in C, instead of a
+    Python step per character. In valid UTF-8 a lead byte only ever starts a character, so a
+    match is always at a character boundary.
+    """
+    alternatives = []
+    for a in range(0x80, 0xC0):
+        leads = [b for b in range(0xE0, 0xF0) if flags[a << 8 | b]]
+        if leads:
+            alternatives.append(b"\\x%02x[%s]" % (a, b"".join(b"\\x%02x" % b for b in leads)))
+    return re.compile(b"|".join(alternatives) or b"(?!)")
+
+
+def three_byte_segments(chunk: str, data: bytes, joins: re.Pattern[bytes]) -> list[str]:
+    """`segments` for a chunk of 3-byte characters only (THREE_BYTE_RUN), `data` its UTF-8.
+
+    Every character is its own segment except where `joins` finds a pair that can join: a
+    match holds the last byte of character k - 1 and the lead byte of character k, so it ends
+    at byte 3k + 1 and glues the two.
+    """
+    pieces = list(chunk)
+    for match in reversed(list(joins.finditer(data))):  # right to left: indices stay valid
+        k = match.end() // 3  # the character whose lead byte the match ends on
+        pieces[k - 1] += pieces[k]
+        del pieces[k]
+    return pieces
+
+
+def merge_small(data: bytes, ranks: Mapping[bytes, int]) -> list[int] | None:
+    """tiktoken's rule on 1 to 3 bytes, spelled out without a loop; None for longer pieces.
+
+    Most segments a cold cache meets are one CJK character (3 bytes), and the general loop
+    costs several times this. With three bytes a b c: the lower-ranked of (a b) and (b c)
+    joins first, then the result joins the last byte if the whole is a token. subtle: the
+    whole may be a token that no join reaches (neither pair is one): then it stays 3 bytes.
+    """
+    n = len(data)
+    if n == 1:
+        return [ranks[data]]
+    if n == 2:
+        whole = ranks.get(data)
+        return [whole] if whole is not None else [ranks[data[:1]], ranks[data[1:]]]
+    if n != 3:
+        return None
+    left, right = ranks.get(data[:2]), ranks.get(data[1:])
+    if left is None and right is None:
+        return [ranks[data[:1]], ranks[data[1:2]], ranks[data[2:]]]
+    whole = ranks.get(data)
+    if whole is not None:
+        return [whole]
+    if right is None or (left is not None and left <= right):  # leftmost on a tie
+        return [left, ranks[data[2:]]]  # type: ignore[list-item]
+    return [ranks[data[:1]], right]
+
+
 class ByteLevelBPE:
     """A byte-level BPE tokenizer: a vocabulary, a joining rule, a regex and special tokens."""
 
@@ -109,6 +180,7 @@ class ByteLevelBPE:
         self._segment_cache: dict[str, tuple[int, ...]] = {}
         self._edges: dict[str, tuple[int, int]] = {}
         self._joinable: bytearray | None = None  # built on the first chunk the cache misses
+        self._joins_3: re.Pattern[bytes] | None = None  # and this from it
 
     @classmethod
     def from_ranks(
@@ -169,19 +241,22 @@ class ByteLevelBPE:
             return (self.encoder[data],)
         if self._joinable is None:
             self._joinable = joinable_pairs(self.encoder)
-        parts = segments(chunk, self._joinable, self._edges)
+            self._joins_3 = joins_between_three_byte_characters(self._joinable)
+        if THREE_BYTE_RUN.fullmatch(chunk):  # Chinese prose: found in C, not char by char
+            parts = three_byte_segments(chunk, data, self._joins_3)
+        else:
+            parts = segments(chunk, self._joinable, self._edges)
         if len(parts) == 1:
             return tuple(self._merge(data))
-        ids: list[int] = []
         cache = self._segment_cache
-        for part in parts:
-            cached = cache.get(part)
-            if cached is None:
-                if len(cache) >= CACHE_LIMIT:
-                    cache.clear()
-                cached = cache[part] = tuple(self._merge(part.encode("utf-8")))
-            ids.extend(cached)
-        return tuple(ids)
+        found = list(map(cache.get, parts))
+        if None in found:
+            if len(cache) >= CACHE_LIMIT:
+                cache.clear()
+            for k, part in enumerate(parts):
+                if found[k] is None:
+                    found[k] = cache[part] = tuple(self._merge(part.encode("utf-8")))
+        return tuple(chain.from_iterable(found))  # type: ignore[arg-type]
 
     def clear_cache(self) -> None:
         """Forget every chunk and segment seen (for measuring cold encoding; memory is bounded
@@ -193,6 +268,8 @@ class ByteLevelBPE:
         """The joining rule on `data` alone (no whole-token shortcut: BPE proper)."""
         encoder = self.encoder
         if self._whole_chunk_shortcut:
+            if len(data) <= 3:
+                return merge_small(data, encoder)  # type: ignore[return-value]
             bounds = byte_pair_boundaries(data, encoder)  # the tiktoken rule's fast path
             if bounds is not None:
                 return [encoder[data[a:b]] for a, b in zip(bounds, bounds[1:])]

@@ -8,7 +8,16 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tests.shared import core, tiktoken_encoding
-from tokenizer_core.models.byte_bpe import joinable_pairs, segments
+from tokenizer_core.levels import byte_parts
+from tokenizer_core.models.byte_bpe import (
+    THREE_BYTE_RUN,
+    joinable_pairs,
+    joins_between_three_byte_characters,
+    merge_small,
+    segments,
+    three_byte_segments,
+)
+from tokenizer_core.models.merge import merge_traced
 from tokenizer_core.registry import ENCODINGS
 from tokenizer_core.samples import corpus_text, emoji_catalogue, parallel_pairs, sample_text
 
@@ -100,3 +109,65 @@ def test_trace_replays_gpt2_building_a_word_from_bytes():
     assert len(steps) == len(" tokenization") - len(parts)
     assert all(ours.encoder[s.pair[0] + s.pair[1]] == s.rank for s in steps)
     assert ranks == sorted(ranks)  # a learned merge never outranks the merges it builds on
+
+
+# merge_small: tiktoken's rule on 1-3 bytes spelled out without a loop (the cold-cache path
+# for single CJK characters), against the obviously-right loop (merge_traced) on random ranks,
+# where a whole token need not be reachable by joins, and on GPT-2's own ranks.
+_short_bytes = st.binary(min_size=1, max_size=3)
+
+
+@given(_short_bytes, st.dictionaries(st.binary(min_size=2, max_size=3), st.integers(256, 400)))
+def test_merge_small_is_the_rule_on_random_ranks(data, extra):
+    ranks = {bytes([b]): b for b in range(256)}
+    ranks.update({tok: rank for tok, rank in extra.items() if rank not in ranks.values()})
+    parts, _ = merge_traced(byte_parts(data), lambda a, b: ranks.get(a + b))
+    assert merge_small(data, ranks) == [ranks[p] for p in parts]
+
+
+@given(_short_bytes)
+def test_merge_small_is_the_rule_on_gpt2_ranks(data):
+    ranks = core("gpt2").encoder
+    parts, _ = merge_traced(byte_parts(data), lambda a, b: ranks.get(a + b))
+    assert merge_small(data, ranks) == [ranks[p] for p in parts]
+
+
+def test_merge_small_leaves_longer_pieces_to_the_loop():
+    assert merge_small(b"abcd", core("gpt2").encoder) is None
+
+
+# three_byte_segments: the C-found cuts of a run of 3-byte characters, against the plain
+# character-by-character `segments`, on the real vocabularies and on random joinable pairs.
+_three_byte_chars = st.characters(min_codepoint=0x800, max_codepoint=0xFFFF,
+                                  blacklist_categories=("Cs",))
+_three_byte_runs = st.one_of(
+    st.text(_three_byte_chars, min_size=1, max_size=40),
+    st.text(st.sampled_from("你好世界的一是不了人我在有他这中大来上个们到说国和地也子时道出而要于就下得"),
+            min_size=1, max_size=40),
+)
+
+
+@given(_three_byte_runs)
+@example("你好世界")
+def test_three_byte_segments_equal_segments_on_real_vocabularies(pair, chunk):
+    ours, _ = pair
+    flags = joinable_pairs(ours.encoder)
+    joins = joins_between_three_byte_characters(flags)
+    assert THREE_BYTE_RUN.fullmatch(chunk)
+    assert three_byte_segments(chunk, chunk.encode(), joins) == segments(chunk, flags, {})
+
+
+@given(_three_byte_runs, st.lists(st.tuples(st.integers(0x80, 0xBF), st.integers(0xE0, 0xEF)),
+                                  max_size=60))
+def test_three_byte_segments_equal_segments_on_random_joins(chunk, pairs):
+    flags = bytearray(65_536)
+    for a, b in pairs:
+        flags[a << 8 | b] = 1
+    joins = joins_between_three_byte_characters(flags)
+    assert three_byte_segments(chunk, chunk.encode(), joins) == segments(chunk, flags, {})
+
+
+def test_three_byte_runs_are_only_three_byte_characters():
+    assert THREE_BYTE_RUN.fullmatch("你好，世界")
+    for mixed in (" 你好", "a你", "é你", "😀你", "你\n"):
+        assert not THREE_BYTE_RUN.fullmatch(mixed)
