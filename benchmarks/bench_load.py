@@ -167,6 +167,7 @@ async def heavy_session(browser, url: str, timeout_ms: float) -> float:
     context = await browser.new_context(viewport=LAPTOP, service_workers="block")
     try:
         page = await context.new_page()
+        page.set_default_timeout(timeout_ms)
         t0 = time.perf_counter()
         await page.goto(url + "/compression", wait_until="commit")
         await page.locator('[data-testid="stPlotlyChart"] .main-svg').first.wait_for(timeout=timeout_ms)
@@ -223,6 +224,7 @@ async def crowd(browser, server: Server, session, sessions: int, arrival_s: floa
         context = await browser.new_context(viewport=LAPTOP, service_workers="block")
         contexts.append(context)
         page = await context.new_page()
+        page.set_default_timeout(timeout_s * 1000)  # clicks and fills too, not Playwright's 30 s
         try:
             await session(page, server.url, number, timeout_s * 1000, outcomes[number])
         except Exception as error:  # noqa: BLE001 - a failed session is a result, not a crash
