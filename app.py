@@ -12,6 +12,7 @@ pages = [
     st.Page("pages/compression.py", title="Compression", icon="📉"),
     st.Page("pages/languages.py", title="Languages", icon="🌏"),
     st.Page("pages/sequences.py", title="Sequences", icon="🧱"),
+    st.Page("pages/vocabulary.py", title="Vocabulary", icon="📖"),
 ]
 navigation = st.navigation(pages)
 sidebar()

@@ -1,0 +1,101 @@
+"""The Vocabulary page, driven by AppTest: the table holds tiktoken's tokens, a search finds what a
+plain filter over tiktoken's bytes finds, bad searches say why, and the comparison adds up."""
+
+from __future__ import annotations
+
+from tests.shared import tiktoken_encoding
+from ui.vocabulary.limits import MAX_QUERY_CHARS, MAX_TABLE_ROWS
+
+from .conftest import open_page
+
+PAGE = "pages/vocabulary.py"
+
+
+def metric(app, label: str) -> str:
+    return next(m.value for m in app.metric if m.label == label)
+
+
+def texts(name: str) -> dict[int, str]:
+    encoding, found = tiktoken_encoding(name), {}
+    for i in range(encoding.n_vocab):
+        try:
+            found[i] = encoding.decode_single_token_bytes(i).decode("utf-8")
+        except (KeyError, UnicodeDecodeError):
+            pass
+    return found
+
+
+def test_default_table_is_gpt2s_first_page_with_tiktokens_bytes(app):
+    open_page(app, PAGE)
+    gpt2 = tiktoken_encoding("gpt2")
+    assert metric(app, "Size (largest id + 1)") == f"{gpt2.n_vocab:,}"
+    assert metric(app, "Ids no token holds") == "0"
+    table = app.dataframe[0].value
+    assert len(table) == MAX_TABLE_ROWS
+    assert list(table["id"]) == list(range(MAX_TABLE_ROWS))
+    assert list(table["hex"].str.replace(" ", "")) == [
+        gpt2.decode_single_token_bytes(i).hex() for i in range(MAX_TABLE_ROWS)]
+    assert table.loc[table["id"] == 262, "token"].item() == "·the"  # ' the', space made visible
+
+
+def test_cl100k_shows_its_gaps(app):
+    open_page(app, PAGE)
+    app.selectbox(key="vc_tokenizer").set_value("cl100k_base").run()
+    assert not app.exception
+    assert metric(app, "Ids no token holds") == "16"
+    assert metric(app, "Tokens") == f"{100277 - 16:,}"
+
+
+def test_text_search_finds_what_a_plain_filter_finds(app):
+    open_page(app, PAGE)
+    app.text_input(key="vc_query").set_value("ization").run()
+    expected = [i for i, t in texts("gpt2").items() if "ization" in t]
+    assert f"{len(expected):,} tokens match" in [c.value for c in app.caption]
+    assert list(app.dataframe[0].value["id"]) == expected
+
+
+def test_regex_and_bytes_searches(app):
+    open_page(app, PAGE)
+    app.selectbox(key="vc_kind").set_value("regex").run()
+    app.text_input(key="vc_query").set_value(r"^ \d{4}$").run()
+    import regex
+
+    expected = [i for i, t in texts("gpt2").items() if regex.search(r"^ \d{4}$", t)]
+    assert list(app.dataframe[0].value["id"]) == expected
+    app.selectbox(key="vc_kind").set_value("bytes").run()
+    app.text_input(key="vc_query").set_value("e4 bd").run()
+    table = app.dataframe[0].value
+    assert len(table) > 0 and all("e4 bd" in h for h in table["hex"])
+
+
+def test_bad_searches_say_why_and_keep_the_query(app):
+    open_page(app, PAGE)
+    app.selectbox(key="vc_kind").set_value("regex").run()
+    app.text_input(key="vc_query").set_value("(unclosed").run()
+    assert "is not valid" in app.error[0].value
+    assert app.text_input(key="vc_query").value == "(unclosed"
+    long = "a" * (MAX_QUERY_CHARS + 1)
+    app.text_input(key="vc_query").set_value(long).run()
+    assert f"the bound is {MAX_QUERY_CHARS}" in app.error[0].value
+    assert app.text_input(key="vc_query").value == long
+    app.selectbox(key="vc_kind").set_value("id").run()
+    app.text_input(key="vc_query").set_value("abc").run()
+    assert "is not a whole number" in app.error[0].value
+
+
+def test_compare_counts_add_up_to_each_vocabulary(app):
+    open_page(app, PAGE)
+    a = {tiktoken_encoding("gpt2").decode_single_token_bytes(i) for i in range(50257)}
+    o200k = tiktoken_encoding("o200k_base")
+    b = set()
+    for i in range(o200k.n_vocab):
+        try:
+            b.add(o200k.decode_single_token_bytes(i))
+        except KeyError:
+            pass
+    assert metric(app, "Shared tokens (same bytes)") == f"{len(a & b):,}"
+    assert metric(app, "Only in gpt2") == f"{len(a - b):,}"
+    assert metric(app, "Only in o200k_base") == f"{len(b - a):,}"
+    per_script = app.dataframe[2].value
+    assert per_script["shared"].sum() == len(a & b)
+    assert per_script["only in gpt2"].sum() == len(a - b)

@@ -1,0 +1,1 @@
+"""What the Vocabulary page draws: a tokenizer's vocabulary table, its charts and a comparison."""
