@@ -17,7 +17,9 @@ loaded and typed, and `--settle` seconds after they closed, for `--rounds` round
 stays after the sessions close grows from round to round.
 
 The store of trained tokenizers is warmed first (`python -m tokenizer_core warm` into a
-temporary TOKEX_CACHE_DIR), as a teacher does before a lesson; `--cold-store` skips that.
+temporary TOKEX_CACHE_DIR), as a teacher does before a lesson; `--cold-store` skips that. The
+teacher also opens the page once before the students arrive (not counted; `--cold-server`
+skips it).
 
     python benchmarks/bench_load.py --sessions 10 30 60
     python benchmarks/bench_load.py --sessions 30 --pages merge_steps compression languages
@@ -270,6 +272,9 @@ async def main() -> None:
                         help="settle and read memory after close only for this N (others: 2 s)")
     parser.add_argument("--cold-store", action="store_true", help="do not warm the store first")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--cold-server", action="store_true",
+                        help="no teacher's visit before the crowd (the server's first run "
+                             "imports the pages' modules and loads the tokenizers)")
     parser.add_argument("--background", action="store_true",
                         help="also run the app with one more session training Compression to "
                              "16,000 during the crowd (heavy work must not stall the others)")
@@ -303,9 +308,11 @@ async def main() -> None:
                               else start_behind_nginx(script, env, work / f"run-{tag}", work / f"{tag}.log"))
                     try:
                         rss0 = server.rss_mb()
+                        run = bare_session if app == "bare" else session
+                        if not args.cold_server:  # the teacher opens the page first
+                            await crowd(browser, server, run, 1, 0, args.timeout, 0, args.seed)
                         rounds = []
                         for r in range(args.rounds):
-                            run = bare_session if app == "bare" else session
                             settle = args.settle if n == args.memory_sessions else 2.0
                             rounds.append(await crowd(browser, server, run, n, args.arrival,
                                                       args.timeout, settle, args.seed + r,
