@@ -6,16 +6,17 @@ browsers share the server's CPUs and their rendering dominates what it measures.
 benchmark speaks Streamlit's own protocol instead (the websocket at /_stcore/stream, the
 same protobuf messages the browser sends), so what it times is the server alone:
 
-- **load**: fetch the page (index.html and the scripts and styles it names, as a browser's
-  first request does), open the websocket, ask for the first run, wait for `script_finished`;
+- **load**: fetch every file a browser's first visit fetched (the teacher's visit, in Chromium,
+  records them: index, Streamlit's script chunks, styles, fonts, the app's components), six at
+  a time, then open the websocket, ask for the first run, wait for `script_finished`;
 - **answer**: send the text area's new value (the student typed and pressed Ctrl+Enter), wait
   for `script_finished`, and check that the run drew the student's own text.
 
 N sessions arrive at random moments within `--arrival` seconds (seeded); the bare
 one-text-area app (servers.py) is measured the same way in the same run, and the ratio of the
 p95s is the issue's goal (within 1.5x for 30 sessions). The store is warmed first, and the
-teacher opens the page once before the students arrive (not counted; `--cold-server` skips it):
-the server's first run imports the pages' modules and loads the tokenizers.
+teacher opens the page in Chromium before the students arrive (not counted): the server's first
+run imports the pages' modules and loads the tokenizers.
 
     python benchmarks/bench_server_load.py --sessions 10 30 60 100
 """
@@ -26,7 +27,6 @@ import argparse
 import asyncio
 import os
 import random
-import re
 import sys
 import tempfile
 import time
@@ -34,14 +34,26 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+from playwright.async_api import async_playwright
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from servers import REPO, Server, start_server, warm_store, write_bare_app  # noqa: E402
+from servers import (  # noqa: E402  (benchmarks/servers.py, beside this file)
+    APP_IDLE,
+    CHROMIUM,
+    LAPTOP,
+    REPO,
+    RUNNING,
+    Server,
+    start_server,
+    warm_store,
+    write_bare_app,
+)
 
 MAX_MESSAGE_BYTES = 200 * 1024 * 1024
+BROWSER_CONNECTIONS = 6  # what Chromium opens to one host over HTTP/1.1
 
 
 @dataclass
@@ -51,16 +63,39 @@ class Outcome:
     error: str = ""
 
 
-def fetch_page(url: str) -> int:
-    """GET the page and the scripts and styles its HTML names; the bytes received."""
+def fetch(url: str) -> int:
+    """GET one URL; the bytes received."""
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    with opener.open(url + "/", timeout=120) as response:
-        html = response.read()
-    total = len(html)
-    for path in re.findall(rb'(?:src|href)="(\./static/[^"]+\.(?:js|css))"', html):
-        with opener.open(url + "/" + path.decode()[2:], timeout=120) as response:
-            total += len(response.read())
-    return total
+    with opener.open(url, timeout=120) as response:
+        return len(response.read())
+
+
+async def fetch_page(paths: list[str], url: str) -> None:
+    """GET every file a browser fetched for this page (index, scripts, styles, fonts,
+    components), six at a time as a browser does over HTTP/1.1."""
+    for start in range(0, len(paths), BROWSER_CONNECTIONS):
+        batch = paths[start : start + BROWSER_CONNECTIONS]
+        await asyncio.gather(*(asyncio.to_thread(fetch, url + path) for path in batch))
+
+
+async def record_requests(url: str, page: str) -> list[str]:
+    """The teacher's visit, in Chromium: the same-origin GETs a first visit makes (paths)."""
+    paths: list[str] = []
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            context = await browser.new_context(viewport=LAPTOP, service_workers="block")
+            tab = await context.new_page()
+            tab.on("request", lambda r: paths.append(r.url[len(url):])
+                   if r.url.startswith(url) and r.method == "GET" and "/_stcore/stream" not in r.url
+                   else None)  # fmt: skip
+            await tab.goto(f"{url}/{page}", wait_until="commit")
+            await tab.locator(APP_IDLE).wait_for(timeout=120_000)
+            await tab.locator(RUNNING).first.wait_for(state="detached", timeout=120_000)
+            await tab.wait_for_timeout(1_000)  # late chunks (a component's script, a font)
+        finally:
+            await browser.close()
+    return paths
 
 
 async def run_until_finished(ws, request: BackMsg, marker: str | None = None) -> tuple[str | None, bool]:
@@ -79,39 +114,50 @@ async def run_until_finished(ws, request: BackMsg, marker: str | None = None) ->
                 widget_id = element.text_area.id
         if marker is not None and marker.encode() in payload:
             seen = True
-        if kind == "script_finished":
+        # subtle: a run that ends in st.rerun() (the app's first run routes itself) finishes
+        # "early for rerun"; the answer is the run after it.
+        if kind == "script_finished" and message.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+            if message.script_finished == ForwardMsg.FINISHED_WITH_COMPILE_ERROR:
+                raise RuntimeError("the script did not compile")
             return widget_id, seen
 
 
-def rerun(query: str = "", widget_id: str | None = None, value: str = "") -> BackMsg:
+def rerun(page: str = "", widget_id: str | None = None, value: str = "") -> BackMsg:
     request = BackMsg()
-    request.rerun_script.query_string = query
+    request.rerun_script.page_name = page  # the URL path: "" is the default page
     if widget_id is not None:
         state = request.rerun_script.widget_states.widgets.add()
         state.id, state.string_value = widget_id, value
     return request
 
 
-async def session(url: str, number: int, timeout_s: float, out: Outcome) -> None:
+async def session(url: str, number: int, timeout_s: float, out: Outcome, page: str,
+                  files: list[str]) -> None:
     ws_url = url.replace("http://", "ws://") + "/_stcore/stream"
     t0 = time.perf_counter()
-    await asyncio.to_thread(fetch_page, url)
+    await fetch_page(files, url)
     async with connect(ws_url, subprotocols=["streamlit"], max_size=MAX_MESSAGE_BYTES,
                        open_timeout=timeout_s) as ws:  # fmt: skip
-        widget_id, _ = await asyncio.wait_for(run_until_finished(ws, rerun()), timeout_s)
+        widget_id, _ = await asyncio.wait_for(run_until_finished(ws, rerun(page)), timeout_s)
         out.load_s = time.perf_counter() - t0
+        if page:  # another page: its answer is a rerun (what any change of a control costs)
+            t1 = time.perf_counter()
+            await asyncio.wait_for(run_until_finished(ws, rerun(page)), timeout_s)
+            out.answer_s = time.perf_counter() - t1
+            return
         if widget_id is None:
             raise RuntimeError("the first run drew no text area labelled Text")
         marker = f"Student{number:03d}"
         t1 = time.perf_counter()
-        typed = rerun("", widget_id, f"{marker} asks: is 9.11 bigger than 9.9? 你好 🙂")
+        typed = rerun(page, widget_id, f"{marker} asks: is 9.11 bigger than 9.9? 你好 🙂")
         _, seen = await asyncio.wait_for(run_until_finished(ws, typed, marker), timeout_s)
         if not seen:
             raise RuntimeError("the run after typing did not draw the typed text")
         out.answer_s = time.perf_counter() - t1
 
 
-async def crowd(server: Server, sessions: int, arrival_s: float, timeout_s: float, seed: int):
+async def crowd(server: Server, sessions: int, arrival_s: float, timeout_s: float, seed: int,
+                page: str, files: list[str]):
     rng = random.Random(seed)
     delays = sorted(rng.uniform(0, arrival_s) for _ in range(sessions))
     outcomes = [Outcome() for _ in range(sessions)]
@@ -119,7 +165,7 @@ async def crowd(server: Server, sessions: int, arrival_s: float, timeout_s: floa
     async def one(number: int, delay: float) -> None:
         await asyncio.sleep(delay)
         try:
-            await session(server.url, number, timeout_s, outcomes[number])
+            await session(server.url, number, timeout_s, outcomes[number], page, files)
         except Exception as error:  # noqa: BLE001 - a failed session is a result
             outcomes[number].error = f"{type(error).__name__}: {str(error)[:120]}"
 
@@ -143,7 +189,10 @@ async def main() -> None:
     parser.add_argument("--arrival", type=float, default=15.0)
     parser.add_argument("--timeout", type=float, default=120.0)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--cold-server", action="store_true", help="no teacher's visit first")
+    parser.add_argument("--page", default="", choices=["", "merge_steps", "compression",
+                                                       "languages", "sequences", "vocabulary"],
+                        help="another page than the Playground: load it, then rerun it (the "
+                             "bare app is still the peer)")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="tokex-server-load-"))
     env = {**os.environ, "TOKEX_CACHE_DIR": str(work / "cache"), "PYTHONUNBUFFERED": "1"}
@@ -151,20 +200,22 @@ async def main() -> None:
     bare = write_bare_app(work / "bare")
     print(f"# {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start; arrival within "
           f"{args.arrival:.0f} s, timeout {args.timeout:.0f} s, store warmed; a new server per row"
-          f"{'' if args.cold_server else ', opened once by the teacher first'}")
+          f", opened once by the teacher first; page: {args.page or 'playground'}")
     rows = []
     for n in args.sessions:
         results = {}
         for name, script in (("bare", bare), ("app", REPO / "app.py")):
             server = start_server(script, env, work / f"{name}-{n}.log")
+            page = args.page if name == "app" else ""
             try:
-                if not args.cold_server:
-                    await session(server.url, 999, args.timeout, Outcome())  # the teacher
-                results[name] = await crowd(server, n, args.arrival, args.timeout, args.seed)
+                files = await record_requests(server.url, page)  # the teacher's visit
+                results[name] = await crowd(server, n, args.arrival, args.timeout, args.seed,
+                                            page, files)  # fmt: skip
             finally:
                 server.stop()
             failed = [o.error for o in results[name][0] if o.answer_s is None]
-            print(f"N={n} {name}: failed {len(failed)} {sorted(set(failed))[:2]}", flush=True)
+            print(f"N={n} {name}: a first visit fetches {len(files)} files; "
+                  f"failed {len(failed)} {sorted(set(failed))[:2]}", flush=True)
         rows.append((n, results))
     print()
     print("| N | load p50 app / bare | load p95 app / bare | ratio p95 | answer p50 app / bare | "
