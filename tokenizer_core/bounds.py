@@ -18,6 +18,12 @@ MAX_HISTORY_SYMBOLS = 2_000_000  # symbols the recorded steps may hold
 # is bounded, not the bytes.
 MAX_HF_WORD_BYTES = 2_000  # UTF-8 bytes of the longest stretch without a space or line break
 
+# Unigram training (trainers/unigram.py): the target size, and how many substrings seed it.
+MAX_UNIGRAM_VOCAB = 50_000  # pieces one Unigram training run may ask for, <unk> included
+MAX_UNIGRAM_PIECE_CHARS = 16  # longest substring the seed vocabulary takes
+MAX_UNIGRAM_SEED = 1_000_000  # seed pieces at most (SentencePiece's seed_sentencepiece_size)
+MAX_NBEST = 100  # segmentations one n-best list may ask for
+
 # Command line: encoding.
 MAX_ENCODE_CHARS = 20_000_000  # characters the command line encodes in one run
 

@@ -9,6 +9,8 @@ the command line promises, a BPE file holds what encoding needs: the alphabet (w
 sentence levels), special tokens, the unknown token, the pre-tokenization regex (byte level),
 the tie-break and why training stopped. WordPiece files are read and written by
 models/wordpiece.py (`to_dict` / `from_dict`); `train_wordpiece_json` is the command line's entry.
+Unigram files (`"algorithm": "unigram"`, `"pieces": [[piece, log_prob], ...]`, `<unk>` first)
+are read by models/unigram.py (`unigram_from_json`); `train_unigram_json` writes them.
 
 Leaves out: training and encoding themselves.
 """
@@ -24,6 +26,7 @@ from .models.wordpiece import WordPieceTokenizer
 from .pretokenize import PATTERNS, compile_pattern
 from .trainers.bpe import BPETraining
 from .trainers.corpus import Corpus
+from .trainers.unigram import train_unigram
 from .trainers.wordpiece import train_wordpiece, wordpiece_corpus
 
 Model = CharLevelBPE | ByteLevelBPE
@@ -138,3 +141,8 @@ def train_wordpiece_json(
     """`train --algorithm wordpiece`: a word-level corpus in, the model file out."""
     training = train_wordpiece(wordpiece_corpus(corpus), num_merges, score, tie_break)
     return WordPieceTokenizer.from_training(training).to_dict()
+
+
+def train_unigram_json(corpus: Corpus, vocab_size: int) -> dict[str, Any]:
+    """`train --algorithm unigram`: a word- or sentence-level corpus in, the model file out."""
+    return train_unigram(corpus, vocab_size).to_dict()
