@@ -10,10 +10,11 @@ from ui.languages import data as data
 from ui.languages.emoji import emoji_section
 from ui.languages.grow import grow_section
 from ui.languages.limits import MAX_PAGE_TOKENIZERS
+from ui.languages.many import many_section
 from ui.languages.parallel import current_pairs, parallel_section
 from ui.languages.ruler import ruler_section
 
-TABS = ["Byte ruler", "English vs Chinese", "Emoji", "Grow a vocabulary"]
+TABS = ["Byte ruler", "English vs Chinese", "Many languages", "Emoji", "Grow a vocabulary"]
 
 ensure_routed()
 link = first_visit("languages")  # once per session; afterwards the session's own tab wins
@@ -23,7 +24,8 @@ st.title("Languages")
 st.caption(
     "Why does Chinese, or an emoji, cost more tokens than English? Bytes first: UTF-8 spends "
     "1 byte on a Latin letter, 3 on a Chinese character and 4 on most emoji. Then it depends on "
-    "what the tokenizer learned from its training text."
+    "what the tokenizer learned from its training text: GPT-2, OpenAI's newer vocabularies and "
+    "today's open models (Llama 3, Qwen 2.5, Mistral Nemo, DeepSeek-V4) side by side."
 )
 show_link_notes("languages")
 st.session_state.setdefault("lg_tokenizers", data.DEFAULT_NAMES)
@@ -36,7 +38,7 @@ if not names:
     st.info("Pick at least one tokenizer.", icon="👆")
     st.stop()
 
-ruler_tab, parallel_tab, emoji_tab, grow_tab = kept_tabs(TABS, "lg_tab", first_tab)
+ruler_tab, parallel_tab, many_tab, emoji_tab, grow_tab = kept_tabs(TABS, "lg_tab", first_tab)
 st.query_params.from_dict({"lg_tab": st.session_state["lg_tab"]})  # in the link: ?lg_tab=Emoji
 with ruler_tab:
     if ruler_tab.open:
@@ -44,6 +46,9 @@ with ruler_tab:
 with parallel_tab:
     if parallel_tab.open:
         parallel_section(names)
+with many_tab:
+    if many_tab.open:
+        many_section()
 with emoji_tab:
     if emoji_tab.open:
         emoji_section(names)

@@ -7,7 +7,8 @@ checkout, not from an installed wheel. `data/README.md` describes each file and 
 
 Adds: typed loaders that check each file's format and size bound and raise `ValueError` naming
 the file, the line and the fix; `parse_parallel` checks user uploads with the same rules as the
-built-in `en_zh.tsv`. Also `english_reference_corpus`, Python's own documentation text, which
+built-in `en_zh.tsv`, and `parse_multilingual` reads files of two or more languages
+(`en<TAB>zh<TAB>ja...`, like the built-in `multi.tsv`) with the same bounds. Also `english_reference_corpus`, Python's own documentation text, which
 ships with every Python (`pydoc_data.topics`), for training on real English offline.
 
 Leaves out: tokenizing, training and caching (the app caches what it loads, keyed on names).
@@ -16,6 +17,7 @@ Leaves out: tokenizing, training and caching (the app caches what it loads, keye
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -49,11 +51,15 @@ MAX_PRESET_MERGES = 1_000
 MAX_PRESET_WORDS = 10_000
 MAX_PARALLEL_CHARS = 1_000_000  # a whole parallel file, built-in or uploaded
 MAX_PARALLEL_PAIRS = 20_000
-MAX_FIELD_CHARS = 1_000  # one sentence of a pair
+MAX_FIELD_CHARS = 1_000  # one sentence of a pair (or of a row, in a many-language file)
+MAX_PARALLEL_LANGUAGES = 12  # columns of a many-language parallel file
 MAX_EMOJI_CODE_POINTS = 16  # one catalogue entry; tag flags are the longest at 7
 MAX_PLAYGROUND_TEXT_CHARS = 2_000
 
 PARALLEL_HEADER = ("en", "zh")
+# BCP-47-like: a 2-3 letter language, then subtags for script, region or variant (zh-Hant,
+# en-GB, sr-Latn-RS). A shape check only: no list of languages to go stale.
+LANGUAGE_CODE = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*")
 EMOJI_HEADER = ("category", "name", "emoji")
 EMOJI_CATEGORIES = ("single", "skin_tone", "zwj_family", "zwj", "flag", "tag_flag", "keycap")
 PresetKind = Literal["counts", "text"]
@@ -77,6 +83,31 @@ class ParallelPair:
     en: str
     zh: str
     line: int  # 1-based line in the file it came from
+
+
+@dataclass(frozen=True)
+class ParallelRow:
+    """One meaning in every language of a file, in the header's order."""
+
+    texts: tuple[str, ...]
+    line: int  # 1-based line in the file it came from
+
+
+@dataclass(frozen=True)
+class ParallelSet:
+    """A many-language parallel file: language codes (the first is the base) and rows."""
+
+    languages: tuple[str, ...]
+    rows: tuple[ParallelRow, ...]
+
+    def column(self, language: str) -> list[str]:
+        """Every row's text in one language."""
+        if language not in self.languages:
+            raise ValueError(
+                f"no column {language!r}; the file has {', '.join(self.languages)}"
+            )
+        i = self.languages.index(language)
+        return [row.texts[i] for row in self.rows]
 
 
 @dataclass(frozen=True)
@@ -286,11 +317,7 @@ def parse_parallel(text: str, source: str = "uploaded file") -> list[ParallelPai
     Blank lines and lines starting with `#` are skipped. Used for the built-in file and for
     uploads alike; `source` names the file in error messages.
     """
-    if len(text) > MAX_PARALLEL_CHARS:
-        raise ValueError(
-            f"{source} has {len(text):,} characters, over the bound of {MAX_PARALLEL_CHARS:,}; "
-            "use a shorter file"
-        )
+    _check_parallel_size(text, source)
     pairs = []
     for number, (en, zh) in _tsv_rows(text, PARALLEL_HEADER, source):
         if max(len(en), len(zh)) > MAX_FIELD_CHARS:
@@ -305,6 +332,78 @@ def parse_parallel(text: str, source: str = "uploaded file") -> list[ParallelPai
             "split the file"
         )
     return pairs
+
+
+def _check_parallel_size(text: str, source: str) -> None:
+    if len(text) > MAX_PARALLEL_CHARS:
+        raise ValueError(
+            f"{source} has {len(text):,} characters, over the bound of {MAX_PARALLEL_CHARS:,}; "
+            "use a shorter file"
+        )
+
+
+def _language_header(text: str, source: str) -> tuple[str, ...]:
+    """The first line that is not blank or a comment, read as language codes and checked."""
+    for number, line in enumerate(text.removeprefix("\ufeff").split("\n"), start=1):
+        line = line.removesuffix("\r")
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        where = f"{source}, line {number}"
+        if "\t" not in line:
+            raise ValueError(
+                f"{where}: a parallel file needs at least two languages in its header, such as "
+                f"'en<TAB>zh<TAB>ja', got {line[:60]!r} (columns must be separated by a tab)"
+            )
+        codes = tuple(f.strip() for f in line.split("\t"))
+        for code in codes:
+            if not LANGUAGE_CODE.fullmatch(code):
+                raise ValueError(
+                    f"{where}: {code!r} is not a language code; write codes such as en, zh, "
+                    "ja, pt-BR or zh-Hant, one per column"
+                )
+        for code in codes:
+            if codes.count(code) > 1:
+                raise ValueError(f"{where}: the language {code!r} appears twice; keep one column")
+        if len(codes) > MAX_PARALLEL_LANGUAGES:
+            raise ValueError(
+                f"{where}: {len(codes)} languages, over the bound of {MAX_PARALLEL_LANGUAGES}; "
+                "split the file"
+            )
+        return codes
+    raise ValueError(f"{source}: no header line such as 'en<TAB>zh'; add it as the first line")
+
+
+def parse_multilingual(text: str, source: str = "uploaded file") -> ParallelSet:
+    """Parse a parallel file of two or more languages: header `en<TAB>zh<TAB>ja...` (language
+    codes; the first is the base the others are compared with), then one row per line, the
+    same meaning in each language. An `en<TAB>zh` file is the two-language case.
+
+    Same rules and bounds as parse_parallel: comments, blank lines, BOM and CRLF tolerated;
+    MAX_PARALLEL_CHARS per file, MAX_PARALLEL_PAIRS rows, MAX_FIELD_CHARS per text; plus at most
+    MAX_PARALLEL_LANGUAGES columns.
+    """
+    _check_parallel_size(text, source)
+    languages = _language_header(text, source)
+    rows = []
+    for number, texts in _tsv_rows(text, languages, source):
+        if max(map(len, texts)) > MAX_FIELD_CHARS:
+            raise ValueError(
+                f"{source}, line {number}: a sentence is over {MAX_FIELD_CHARS:,} characters; "
+                "split it into shorter sentences"
+            )
+        rows.append(ParallelRow(tuple(texts), number))
+    if len(rows) > MAX_PARALLEL_PAIRS:
+        raise ValueError(
+            f"{source} has {len(rows):,} rows, over the bound of {MAX_PARALLEL_PAIRS:,}; "
+            "split the file"
+        )
+    return ParallelSet(languages, tuple(rows))
+
+
+def multilingual_set() -> ParallelSet:
+    """The built-in eight-language set, data/parallel/multi.tsv."""
+    relpath = "parallel/multi.tsv"
+    return parse_multilingual(_read(relpath), source=f"data/{relpath}")
 
 
 def parallel_pairs() -> list[ParallelPair]:

@@ -124,7 +124,7 @@ def test_premium_table_equals_tiktoken_on_the_built_in_pairs(app):
     bytes_row = table.loc["UTF-8 bytes"]
     assert bytes_row["EN tokens"] == sum(len(p.en.encode()) for p in pairs)
     assert "pydoc_data" in table.loc["ours (English)", "trained on"]
-    assert len(charts(app)) == 3  # premium, tokens per character, every pair
+    assert len(charts(app)) == 5  # headline premium and emoji; premium, tokens per character, every pair
     assert any("data/parallel/en_zh.tsv" in shown(c.value) and "50 pairs" in c.value for c in app.caption)
 
 
@@ -161,7 +161,7 @@ def test_a_bad_upload_names_the_line_and_the_page_keeps_working(app, content, me
     assert any("Still using data/parallel/en_zh.tsv" in e for e in errors)
     table = frame_with(app, "premium: ratio of totals").set_index("tokenizer")
     assert table.loc["GPT-2", "EN tokens"] == sum(count("gpt2", p.en) for p in parallel_pairs())
-    assert len(charts(app)) == 3
+    assert len(charts(app)) == 5  # the two headline charts, then the section's three
 
 
 def test_a_bad_upload_after_a_good_one_keeps_the_good_one_and_removing_it_goes_back(app):
@@ -226,7 +226,7 @@ def test_a_file_over_the_pair_bound_says_so_and_keeps_the_pairs(app):
     errors = [shown(e.value) for e in app.error]
     assert any(f"{MAX_PARALLEL_PAIRS + 1:,} pairs, over the bound of {MAX_PARALLEL_PAIRS:,}" in e
                and "Still using data/parallel/en_zh.tsv" in e for e in errors), errors
-    assert not app.exception and len(charts(app)) == 3
+    assert not app.exception and len(charts(app)) == 5
 
 
 # --- emoji -----------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from tokenizer_core.samples import MAX_PARALLEL_PAIRS, parallel_pairs
 from ui.languages.limits import MAX_RULER_INPUT_CHARS
 
 PLOTS = ".js-plotly-plot"
+HEADLINE = 2  # the English vs Chinese tab opens with the headline: premium and emoji, every tokenizer
 
 
 def _open(open_app, wait_for_app, tab: str = ""):
@@ -65,16 +66,16 @@ def test_presentation_mode_ruler(open_app, wait_for_app, screenshot, page) -> No
 
 def test_parallel_tab_draws_charts_and_table(open_app, wait_for_app, screenshot, page) -> None:
     page = _open(open_app, wait_for_app, "English vs Chinese")
-    _plots_drawn(page, 2)
+    _plots_drawn(page, 2 + HEADLINE)
     assert page.get_by_text("Token premium of Chinese over English").first.is_visible()
     page.locator('[data-testid="stDataFrame"]').first.wait_for(state="visible")
     page.get_by_role("tab", name="English vs Chinese").scroll_into_view_if_needed()
     screenshot("languages-parallel")
-    page.locator(PLOTS).nth(1).scroll_into_view_if_needed()
+    page.locator(PLOTS).nth(1 + HEADLINE).scroll_into_view_if_needed()
     screenshot("languages-parallel-rates")
     page.get_by_text("Every pair", exact=True).click()
-    _plots_drawn(page, 3)
-    page.locator(PLOTS).nth(2).scroll_into_view_if_needed()
+    _plots_drawn(page, 3 + HEADLINE)
+    page.locator(PLOTS).nth(2 + HEADLINE).scroll_into_view_if_needed()
     screenshot("languages-parallel-pairs")
 
 
@@ -93,14 +94,14 @@ def test_a_file_at_the_pair_bound_draws_its_charts(open_app, wait_for_app, scree
     wait_for_app(page, page.get_by_text(f"bound.tsv, {MAX_PARALLEL_PAIRS:,} pairs"))
     status = page.locator('[data-testid="stExpander"]', has_text="Counted the tokens of")
     status.first.wait_for(state="visible", timeout=60_000)
-    _plots_drawn(page, 2)
+    _plots_drawn(page, 2 + HEADLINE)
     page.get_by_role("tab", name="English vs Chinese").scroll_into_view_if_needed()
     screenshot("languages-laptop-20000-pairs")
-    page.locator(PLOTS).first.scroll_into_view_if_needed()
+    page.locator(PLOTS).nth(HEADLINE).scroll_into_view_if_needed()
     screenshot("languages-laptop-20000-pairs-premium")
     page.get_by_text("Every pair", exact=True).click()
-    _plots_drawn(page, 3)
-    page.locator(PLOTS).nth(2).scroll_into_view_if_needed()
+    _plots_drawn(page, 3 + HEADLINE)
+    page.locator(PLOTS).nth(2 + HEADLINE).scroll_into_view_if_needed()
     page.wait_for_timeout(300)
     screenshot("languages-laptop-20000-pairs-every-pair")
 
@@ -186,3 +187,32 @@ def test_emoji_heatmap_title_clears_its_column_labels(open_app, wait_for_app, sc
         labels = heatmap.locator(".xtick text").all_text_contents()
         assert len(labels) == 7, labels
         assert heatmap.evaluate(TITLE_OVER_LABELS_JS) == [], mode
+
+
+def test_many_languages_heat_table_at_laptop_size(open_app, wait_for_app, screenshot, page) -> None:
+    """At 1280x720 every tab fits on one row, and the heat table draws every tokenizer's column
+    and a row per language, its title clear of the column labels."""
+    page.set_viewport_size(LAPTOP)
+    page = _open(open_app, wait_for_app, "Many languages")
+    tabs = page.get_by_role("tab")
+    tops = {round(tabs.nth(i).bounding_box()["y"]) for i in range(tabs.count())}
+    assert len(tops) == 1, tops  # one row of tabs
+    last = tabs.nth(tabs.count() - 1).bounding_box()
+    assert last["x"] + last["width"] <= LAPTOP["width"], last
+    _plots_drawn(page, 1)
+    heat = page.locator(PLOTS).first
+    heat.scroll_into_view_if_needed()
+    page.wait_for_timeout(300)
+    screenshot("languages-laptop-many-languages")
+    labels = heat.locator(".ytick text").all_text_contents()
+    assert len(labels) == 10, labels  # UTF-8 bytes + nine tokenizers
+    assert len(heat.locator(".xtick text").all_text_contents()) == 7  # every language but the base
+    assert heat.evaluate(TITLE_OVER_LABELS_JS) == []
+    page.locator('[data-testid="stDataFrame"]').first.scroll_into_view_if_needed()
+    screenshot("languages-laptop-many-languages-table")
+    page.get_by_role("tab", name="English vs Chinese").click()  # the headline: every tokenizer
+    wait_for_app(page, page.get_by_text("Every tokenizer at a glance"))
+    _plots_drawn(page, 2)
+    page.get_by_text("Every tokenizer at a glance").scroll_into_view_if_needed()
+    page.wait_for_timeout(300)
+    screenshot("languages-laptop-headline")

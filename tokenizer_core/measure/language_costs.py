@@ -6,6 +6,8 @@ Adds, over metrics.py (which describes one text and one tokenizer):
   questions: the ratio of totals, sum(tokens(zh)) / sum(tokens(en)) (what a whole document
   costs; long pairs weigh more), and the median of the per-pair ratios tokens(zh)/tokens(en)
   (what a typical sentence costs; one odd pair cannot move it);
+- `language_premiums`: for a file of many languages (samples.parse_multilingual), each
+  language's totals and its premium over the first column, as a ratio of totals;
 - `string_cost`: code points and bytes of one short string, such as an emoji sequence;
 - `token_counts`: how many tokens each of many texts needs, without building Token records
   (20,000 pairs are 40,000 encodings: counting ids instead of making records is what keeps a
@@ -24,7 +26,7 @@ from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence, runtime_checkable
 
 from ..interface import Tokenizer
-from ..samples import ParallelPair
+from ..samples import ParallelPair, ParallelSet
 from ..tokens import require_unicode
 
 Count = Callable[[str], int]
@@ -124,6 +126,37 @@ def premium(pairs: Sequence[ParallelPair], count: Count) -> Premium:
         en=_totals([p.en for p in pairs], [c.en_tokens for c in costs]),
         zh=_totals([p.zh for p in pairs], [c.zh_tokens for c in costs]),
     )
+
+
+@dataclass(frozen=True)
+class LanguagePremiums:
+    """Each language's side of a many-language file, summed, for one count; the first is the
+    base the others are compared with."""
+
+    languages: tuple[str, ...]
+    totals: tuple[LanguageTotals, ...]  # in the languages' order
+
+    def ratios(self) -> dict[str, float]:
+        """language -> sum(tokens(language)) / sum(tokens(first language)); the first is 1."""
+        base = self.totals[0].tokens
+        return {code: t.tokens / base for code, t in zip(self.languages, self.totals)}
+
+
+def language_premiums(parallel: ParallelSet, count: Count) -> LanguagePremiums:
+    """Count every text on its own and sum each language; ValueError on a text that counts zero
+    tokens (naming its line and language), as premium() does."""
+    columns = []
+    for i, code in enumerate(parallel.languages):
+        texts = [row.texts[i] for row in parallel.rows]
+        tokens = [count(text) for text in texts]
+        for row, n in zip(parallel.rows, tokens):
+            if n <= 0:
+                raise ValueError(
+                    f"line {row.line}: the {code!r} text counts {n} tokens, so its ratio is "
+                    "undefined; every text must be non-empty"
+                )
+        columns.append(_totals(texts, tokens))
+    return LanguagePremiums(parallel.languages, tuple(columns))
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ value, so a class reads the numbers without hovering.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -213,3 +214,54 @@ def grow_chart(curve: pd.DataFrame, references: pd.DataFrame, n: int | None = No
     fig.update_yaxes(title="tokens for the held-out text", range=[low * 0.85, high * 1.08])
     fig.update_xaxes(title="N: Chinese characters added to the 256 byte tokens", rangemode="tozero")
     return _style(fig, "Grow a Chinese vocabulary, one character at a time", big, height=520)
+
+
+def ranking_chart(frame: pd.DataFrame, column: str, title: str, axis: str, suffix: str = "",
+                  big: bool = False) -> go.Figure:
+    """Horizontal bars, one per tokenizer, sorted so the costliest is on top.
+
+    Reads: tokenizer, `column`. Each bar in its tokenizer's colour, with its value written on it.
+    """
+    ordered = frame.sort_values(column, kind="stable")  # plotly draws the first row lowest
+    colors = [_color(str(n), i) for i, n in enumerate(ordered["tokenizer"])]
+    fig = go.Figure(go.Bar(
+        x=ordered[column], y=ordered["tokenizer"], orientation="h", marker_color=colors,
+        text=[f"{v:.2f}{suffix}" for v in ordered[column]], textposition="outside",
+        cliponaxis=False, hovertemplate="%{y}: %{x:.3f}" + suffix + "<extra></extra>",
+    ))  # fmt: skip
+    top = float(ordered[column].max()) if len(ordered) else 1.0
+    fig.update_xaxes(title=axis, range=[0, top * 1.22], gridcolor="#dcdcdc")
+    fig.update_yaxes(title="")
+    fig.update_layout(showlegend=False, bargap=0.22)
+    return _style(fig, title, big, height=120 + 38 * len(ordered))
+
+
+def language_heat_chart(frame: pd.DataFrame, big: bool = False) -> go.Figure:
+    """Tokenizers (rows) x languages (columns), each cell a language's premium over the base.
+
+    Reads: language, tokenizer, premium (long, in display order). Tokenizers are the rows: ten
+    names fit down the side, not across 1280 pixels. Colour is centred on 1× (the base): blue
+    cheaper, red costlier, on a log scale so 0.5× and 2× look equally far from 1×.
+    """
+    grid = frame.pivot(index="tokenizer", columns="language", values="premium")
+    grid = grid.loc[list(dict.fromkeys(frame["tokenizer"])), list(dict.fromkeys(frame["language"]))]
+    values = grid.to_numpy(dtype=float)
+    logs = np.log2(values)
+    reach = max(float(np.abs(logs).max()), 0.5) if values.size else 1.0
+    size = 22 if big else 17
+    fig = go.Figure(go.Heatmap(
+        z=logs, x=list(grid.columns), y=list(grid.index), customdata=values,
+        colorscale="RdBu_r", zmin=-reach, zmax=reach, showscale=False, xgap=3, ygap=3,
+        text=[[f"{v:.2f}×" for v in row] for row in values], texttemplate="%{text}",
+        textfont={"size": size - 1},
+        hovertemplate="%{x} with %{y}: %{customdata:.3f}× the base's tokens<extra></extra>",
+    ))  # fmt: skip
+    fig.update_yaxes(autorange="reversed", title="", showgrid=False)
+    fig.update_xaxes(side="top", title="", showgrid=False, tickangle=0,
+                     tickvals=list(grid.columns),
+                     ticktext=[str(c).replace(" ", "<br>", 1) for c in grid.columns])
+    fig = _style(fig, "Tokens of each language over the base's", big,
+                 height=150 + 44 * len(grid.index))
+    fig.update_layout(title={"yref": "container", "y": 1, "yanchor": "top", "automargin": True,
+                             "pad": {"t": 10, "b": 14}})  # as emoji_chart: above the labels
+    return fig

@@ -1,8 +1,10 @@
 """The Languages page's tokenizers and cached numbers.
 
-All five come from ui/common/catalog.py, loaded once per server there: four it offers everywhere, and
-a fifth it keeps off the Playground's list, our byte-level BPE trained on the built-in English
-*and* Chinese samples. Tokens come from catalog.tokenize (shared, never pickled); token counts
+All come from ui/common/catalog.py, loaded once per server there: OpenAI's three, today's four
+open models (tokenizer_core/reference/open_models.py), our English BPE, and one it keeps off the
+Playground's list, our byte-level BPE trained on the built-in English *and* Chinese samples. The
+picker compares MAX_PAGE_TOKENIZERS at once; the headline and the heat table show every one.
+Tokens come from catalog.tokenize (shared, never pickled); token counts
 are kept here by plain keys: (tokenizer name, a digest of the texts).
 """
 
@@ -16,17 +18,20 @@ from typing import Sequence
 import streamlit as st
 
 from tokenizer_core.measure.language_costs import Progress, token_counts
+from tokenizer_core.reference.open_models import OPEN_MODELS
 from tokenizer_core.registry import BILINGUAL_MERGES
 from ui.common import catalog
 from ui.languages.limits import COUNT_CACHE_ENTRIES
 
 BILINGUAL = catalog.BILINGUAL
-NAMES = ("gpt2", "cl100k_base", "o200k_base", "ours:bpe", BILINGUAL)
+NAMES = ("gpt2", "cl100k_base", "o200k_base", *OPEN_MODELS, "ours:bpe", BILINGUAL)
+# Small on purpose: the open models' files take a second or more each to load on first use.
 DEFAULT_NAMES = ["gpt2", "cl100k_base", "o200k_base", "ours:bpe"]
 SHORT: dict[str, str] = {  # row headers and chart legends: short enough for a projector
     "gpt2": "GPT-2",
     "cl100k_base": "cl100k_base",
     "o200k_base": "o200k_base",
+    **{n: m.label for n, m in OPEN_MODELS.items()},  # Llama 3, Qwen 2.5, Mistral Nemo, DeepSeek-V4
     "ours:bpe": "ours (English)",
     BILINGUAL: "ours (EN+ZH)",
 }
@@ -34,6 +39,10 @@ TRAINED_ON: dict[str, str] = {
     "gpt2": "OpenAI's WebText (English web pages)",
     "cl100k_base": "OpenAI, undisclosed (GPT-4)",
     "o200k_base": "OpenAI, undisclosed, more languages (GPT-4o)",
+    "llama3": "Meta, undisclosed (Llama 3)",
+    "qwen2.5": "Alibaba's Qwen team, undisclosed (Qwen 2 and 2.5)",
+    "mistral-nemo": "Mistral AI, undisclosed (Mistral Nemo)",
+    "deepseek-v4": "DeepSeek, undisclosed (DeepSeek-V4)",
     "ours:bpe": f"{catalog.OUR_MERGES:,} merges on Python's own documentation "
     "(pydoc_data.topics, ~465 KB of English)",
     BILINGUAL: f"{BILINGUAL_MERGES:,} merges on the built-in samples data/samples/english.txt + "
@@ -50,6 +59,10 @@ COLORS: dict[str, str] = {  # Okabe-Ito: tells apart for colour-blind viewers
     "GPT-2": "#E69F00",
     "cl100k_base": "#56B4E9",
     "o200k_base": "#009E73",
+    "Llama 3": "#0072B2",
+    "Qwen 2.5": "#999933",
+    "Mistral Nemo": "#332288",
+    "DeepSeek-V4": "#882255",
     "ours (English)": "#CC79A7",
     "ours (EN+ZH)": "#D55E00",
 }

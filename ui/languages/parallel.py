@@ -30,6 +30,7 @@ from ui.common.uploads import decode_text
 from ui.languages import data as data
 from ui.languages.charts import pair_ratio_chart, premium_chart, tokens_per_char_chart
 from ui.languages.counting import counts_for
+from ui.languages.headline import headline_section
 from ui.languages.limits import MAX_PARALLEL_UPLOAD_BYTES, PAIR_RESULT_CACHE_ENTRIES
 from ui.languages.tables import (
     pair_ratio_frame,
@@ -118,6 +119,8 @@ def _upload_ui(source: str, n_pairs: int) -> None:
 
 
 def parallel_section(names: Sequence[str]) -> None:
+    headline_section()
+    st.subheader("The picked tokenizers, pair by pair")
     source, pairs = current_pairs()
     _upload_ui(source, len(pairs))
     big = presentation_mode()

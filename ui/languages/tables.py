@@ -10,7 +10,7 @@ from typing import Mapping, Sequence
 
 import pandas as pd
 
-from tokenizer_core.measure.language_costs import Premium, string_cost
+from tokenizer_core.measure.language_costs import LanguagePremiums, Premium, string_cost
 from tokenizer_core.measure.vocab_growth import GrowthCurve
 from tokenizer_core.render import escape
 from tokenizer_core.samples import EmojiEntry, ParallelPair
@@ -153,3 +153,41 @@ def added_frame(curve: GrowthCurve, n: int) -> pd.DataFrame:
         "count in training text": list(curve.train_counts[:n]),
         "code point": [f"U+{ord(c):04X}" for c in curve.added[:n]],
     })  # fmt: skip
+
+
+def headline_frame(
+    premiums: Mapping[str, Premium], emoji_tokens: Mapping[str, Sequence[int]]
+) -> pd.DataFrame:
+    """One row per tokenizer (short label): premium (Chinese over English, ratio of totals) and
+    emoji (mean tokens per emoji of the catalogue)."""
+    return pd.DataFrame({
+        "tokenizer": list(premiums),
+        "premium": [p.total_ratio for p in premiums.values()],
+        "emoji": [sum(emoji_tokens[n]) / len(emoji_tokens[n]) for n in premiums],
+    })  # fmt: skip
+
+
+def language_frame(results: Mapping[str, LanguagePremiums], names: Mapping[str, str]) -> pd.DataFrame:
+    """Long, for the heat chart: language (display name), tokenizer, premium; the base language
+    (1× everywhere) is left out."""
+    records = []
+    for tokenizer, result in results.items():
+        for code, ratio in list(result.ratios().items())[1:]:
+            records.append({"language": names.get(code, code), "tokenizer": tokenizer,
+                            "premium": ratio})
+    return pd.DataFrame.from_records(records)
+
+
+def language_table(results: Mapping[str, LanguagePremiums], names: Mapping[str, str]) -> pd.DataFrame:
+    """Wide, one row per language: its code, characters, bytes, then the premium per tokenizer
+    (what the page shows and the CSV holds)."""
+    first = next(iter(results.values()))
+    frame = pd.DataFrame({
+        "language": [names.get(c, c) for c in first.languages],
+        "code": list(first.languages),
+        "characters": [t.characters for t in first.totals],
+        "UTF-8 bytes": [t.utf8_bytes for t in first.totals],
+    })  # fmt: skip
+    for tokenizer, result in results.items():
+        frame[tokenizer] = [round(r, 3) for r in result.ratios().values()]
+    return frame
