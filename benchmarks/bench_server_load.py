@@ -61,6 +61,14 @@ class Outcome:
     load_s: float | None = None
     answer_s: float | None = None
     error: str = ""
+    socket: object = None  # the open websocket, when the crowd keeps it open
+
+
+async def close_all(outcomes: list[Outcome]) -> None:
+    for o in outcomes:
+        if o.socket is not None:
+            await o.socket.close()
+            o.socket = None
 
 
 def fetch(url: str) -> int:
@@ -132,32 +140,43 @@ def rerun(page: str = "", widget_id: str | None = None, value: str = "") -> Back
 
 
 async def session(url: str, number: int, timeout_s: float, out: Outcome, page: str,
-                  files: list[str]) -> None:
+                  files: list[str], keep_open: bool = False) -> None:
     ws_url = url.replace("http://", "ws://") + "/_stcore/stream"
     t0 = time.perf_counter()
     await fetch_page(files, url)
-    async with connect(ws_url, subprotocols=["streamlit"], max_size=MAX_MESSAGE_BYTES,
-                       open_timeout=timeout_s) as ws:  # fmt: skip
-        widget_id, _ = await asyncio.wait_for(run_until_finished(ws, rerun(page)), timeout_s)
-        out.load_s = time.perf_counter() - t0
-        if page:  # another page: its answer is a rerun (what any change of a control costs)
-            t1 = time.perf_counter()
-            await asyncio.wait_for(run_until_finished(ws, rerun(page)), timeout_s)
-            out.answer_s = time.perf_counter() - t1
-            return
-        if widget_id is None:
-            raise RuntimeError("the first run drew no text area labelled Text")
-        marker = f"Student{number:03d}"
+    ws = await connect(ws_url, subprotocols=["streamlit"], max_size=MAX_MESSAGE_BYTES,
+                       open_timeout=timeout_s)  # fmt: skip
+    try:
+        await _session_runs(ws, number, timeout_s, out, page, t0)
+    finally:
+        if keep_open:
+            out.socket = ws
+        else:
+            await ws.close()
+
+
+async def _session_runs(ws, number: int, timeout_s: float, out: Outcome, page: str,
+                    t0: float) -> None:
+    widget_id, _ = await asyncio.wait_for(run_until_finished(ws, rerun(page)), timeout_s)
+    out.load_s = time.perf_counter() - t0
+    if page:  # another page: its answer is a rerun (what any change of a control costs)
         t1 = time.perf_counter()
-        typed = rerun(page, widget_id, f"{marker} asks: is 9.11 bigger than 9.9? 你好 🙂")
-        _, seen = await asyncio.wait_for(run_until_finished(ws, typed, marker), timeout_s)
-        if not seen:
-            raise RuntimeError("the run after typing did not draw the typed text")
+        await asyncio.wait_for(run_until_finished(ws, rerun(page)), timeout_s)
         out.answer_s = time.perf_counter() - t1
+        return
+    if widget_id is None:
+        raise RuntimeError("the first run drew no text area labelled Text")
+    marker = f"Student{number:03d}"
+    t1 = time.perf_counter()
+    typed = rerun(page, widget_id, f"{marker} asks: is 9.11 bigger than 9.9? 你好 🙂")
+    _, seen = await asyncio.wait_for(run_until_finished(ws, typed, marker), timeout_s)
+    if not seen:
+        raise RuntimeError("the run after typing did not draw the typed text")
+    out.answer_s = time.perf_counter() - t1
 
 
 async def crowd(server: Server, sessions: int, arrival_s: float, timeout_s: float, seed: int,
-                page: str, files: list[str]):
+                page: str, files: list[str], keep_open: bool = False):
     rng = random.Random(seed)
     delays = sorted(rng.uniform(0, arrival_s) for _ in range(sessions))
     outcomes = [Outcome() for _ in range(sessions)]
@@ -165,7 +184,7 @@ async def crowd(server: Server, sessions: int, arrival_s: float, timeout_s: floa
     async def one(number: int, delay: float) -> None:
         await asyncio.sleep(delay)
         try:
-            await session(server.url, number, timeout_s, outcomes[number], page, files)
+            await session(server.url, number, timeout_s, outcomes[number], page, files, keep_open)
         except Exception as error:  # noqa: BLE001 - a failed session is a result
             outcomes[number].error = f"{type(error).__name__}: {str(error)[:120]}"
 
@@ -183,6 +202,28 @@ def fmt(x: float | None) -> str:
     return "-" if x is None else f"{x:.2f}"
 
 
+async def memory(args: argparse.Namespace, env: dict[str, str], work: Path) -> None:
+    """RSS of one app server through rounds of the same crowd: what a session's state costs,
+    and whether it is freed once the session closed (memory that stays grows round by round)."""
+    n = args.sessions[0]
+    server = start_server(REPO / "app.py", env, work / "memory.log")
+    try:
+        files = await record_requests(server.url, args.page)
+        print(f"RSS at start, after the teacher's visit: {server.rss_mb():.0f} MB", flush=True)
+        print(f"\n| round ({n} sessions) | RSS with them open (MB) | {args.settle:.0f} s after they "
+              f"closed (MB) | failed |\n|---:|---:|---:|---:|")
+        for r in range(args.memory_rounds):
+            outcomes, _ = await crowd(server, n, args.arrival, args.timeout, args.seed + r,
+                                      args.page, files, keep_open=True)  # fmt: skip
+            loaded = server.rss_mb()
+            await close_all(outcomes)
+            await asyncio.sleep(args.settle)
+            failed = sum(o.answer_s is None for o in outcomes)
+            print(f"| {r + 1} | {loaded:.0f} | {server.rss_mb():.0f} | {failed} |", flush=True)
+    finally:
+        server.stop()
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, nargs="+", default=[10, 30, 60, 100])
@@ -193,6 +234,12 @@ async def main() -> None:
                                                        "languages", "sequences", "vocabulary"],
                         help="another page than the Playground: load it, then rerun it (the "
                              "bare app is still the peer)")
+    parser.add_argument("--memory-rounds", type=int, default=0,
+                        help="instead of the table: one app server, this many crowds of the "
+                             "first --sessions, its RSS after each and --settle s after it closed")
+    parser.add_argument("--settle", type=float, default=130.0,
+                        help="s after a crowd closed before reading RSS (Streamlit keeps a "
+                             "closed session for server.disconnectedSessionTTL, 120 s)")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="tokex-server-load-"))
     env = {**os.environ, "TOKEX_CACHE_DIR": str(work / "cache"), "PYTHONUNBUFFERED": "1"}
@@ -201,6 +248,9 @@ async def main() -> None:
     print(f"# {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start; arrival within "
           f"{args.arrival:.0f} s, timeout {args.timeout:.0f} s, store warmed; a new server per row"
           f", opened once by the teacher first; page: {args.page or 'playground'}")
+    if args.memory_rounds:
+        await memory(args, env, work)
+        return
     rows = []
     for n in args.sessions:
         results = {}
