@@ -47,6 +47,7 @@ from servers import (  # noqa: E402  (benchmarks/servers.py, beside this file)
     REPO,
     RUNNING,
     Server,
+    start_behind_nginx,
     start_server,
     warm_store,
     write_bare_app,
@@ -234,6 +235,8 @@ async def main() -> None:
                                                        "languages", "sequences", "vocabulary"],
                         help="another page than the Playground: load it, then rerun it (the "
                              "bare app is still the peer)")
+    parser.add_argument("--front", choices=["streamlit", "nginx"], default="streamlit",
+                        help="nginx: deploy/run.sh 1 for both apps (nginx serves the static files)")
     parser.add_argument("--memory-rounds", type=int, default=0,
                         help="instead of the table: one app server, this many crowds of the "
                              "first --sessions, its RSS after each and --settle s after it closed")
@@ -247,7 +250,7 @@ async def main() -> None:
     bare = write_bare_app(work / "bare")
     print(f"# {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start; arrival within "
           f"{args.arrival:.0f} s, timeout {args.timeout:.0f} s, store warmed; a new server per row"
-          f", opened once by the teacher first; page: {args.page or 'playground'}")
+          f", opened once by the teacher first; page: {args.page or 'playground'}; front: {args.front}")
     if args.memory_rounds:
         await memory(args, env, work)
         return
@@ -255,7 +258,9 @@ async def main() -> None:
     for n in args.sessions:
         results = {}
         for name, script in (("bare", bare), ("app", REPO / "app.py")):
-            server = start_server(script, env, work / f"{name}-{n}.log")
+            log = work / f"{name}-{n}.log"
+            server = (start_server(script, env, log) if args.front == "streamlit"
+                      else start_behind_nginx(script, env, work / f"run-{name}-{n}", log))  # fmt: skip
             page = args.page if name == "app" else ""
             try:
                 files = await record_requests(server.url, page)  # the teacher's visit
