@@ -30,6 +30,7 @@ import random
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,10 +74,16 @@ async def close_all(outcomes: list[Outcome]) -> None:
 
 
 def fetch(url: str) -> int:
-    """GET one URL; the bytes received."""
+    """GET one URL; the bytes received. subtle: a page opened by its own link asks for
+    /<page>/_stcore/... first and gets a 404, as the browser does (Streamlit #7074)."""
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    with opener.open(url, timeout=120) as response:
-        return len(response.read())
+    try:
+        with opener.open(url, timeout=120) as response:
+            return len(response.read())
+    except urllib.error.HTTPError as error:
+        if error.code == 404:
+            return 0
+        raise
 
 
 async def fetch_page(paths: list[str], url: str) -> None:
