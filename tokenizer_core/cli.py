@@ -147,30 +147,53 @@ def load_model(path: str) -> Tokenizer:
     return bpe_from_json(data)
 
 
-def encode(args: argparse.Namespace) -> dict[str, Any]:
+def chosen_tokenizer(args: argparse.Namespace, trained: bool = False) -> Tokenizer:
+    """--tokenizer NAME, or `model` with --model MODEL.json; `trained` also takes the app's own
+    trained tokenizers by name (ours:bpe ...)."""
     if args.tokenizer == "model":
         if not args.model:
             raise UsageError("--tokenizer model needs --model MODEL.json (a file `train` wrote)")
-        tokenizer = load_model(args.model)
-    else:
-        if args.model:
-            raise UsageError("--model goes with --tokenizer model")
-        tokenizer = load_tokenizer(args.tokenizer)
+        return load_model(args.model)
+    if args.model:
+        raise UsageError("--model goes with --tokenizer model")
+    if trained and args.tokenizer in TRAINED:
+        return trained_tokenizer(args.tokenizer)
+    return load_tokenizer(args.tokenizer)
+
+
+def bounded_text(args: argparse.Namespace) -> str:
+    """The text to encode, within MAX_ENCODE_CHARS."""
     text = read_text(args.text, "text", bounds.MAX_ENCODE_CHARS * 4)
     if len(text) > bounds.MAX_ENCODE_CHARS:  # the byte ceiling alone lets 4x as much ASCII in
         raise UsageError(
             f"text has {len(text):,} characters; the bound is {bounds.MAX_ENCODE_CHARS:,} "
             "(split it and encode the parts)"
         )
-    special = {"refuse": {}, "allow": {"allowed_special": "all"}, "plain": {"disallowed_special": ()}}
+    return text
+
+
+# --special: what a special-token string in the text becomes.
+SPECIAL_MODES: dict[str, dict[str, Any]] = {
+    "refuse": {}, "allow": {"allowed_special": "all"}, "plain": {"disallowed_special": ()},
+}
+
+
+def special_refused(error: DisallowedSpecialToken) -> UsageError:
+    # its own remedy names Python arguments, not flags
+    return UsageError(
+        f"the text holds the special token {error.token!r} at character {error.position}; "
+        "pass --special allow to encode it as a special token, or --special plain to read "
+        "it as ordinary text"
+    )
+
+
+def encode(args: argparse.Namespace) -> dict[str, Any]:
+    tokenizer = chosen_tokenizer(args)
+    text = bounded_text(args)
     try:
-        tokens = tokenizer.encode(text, **special[args.special])
-    except DisallowedSpecialToken as error:  # its own remedy names Python arguments, not flags
-        raise UsageError(
-            f"the text holds the special token {error.token!r} at character {error.position}; "
-            "pass --special allow to encode it as a special token, or --special plain to read "
-            "it as ordinary text"
-        ) from None
+        tokens = tokenizer.encode(text, **SPECIAL_MODES[args.special])
+    except DisallowedSpecialToken as error:
+        raise special_refused(error) from None
     return {
         "tokenizer": args.tokenizer,
         "tokens": [
@@ -219,34 +242,21 @@ def ids_and_spans(args: argparse.Namespace) -> tuple[str, list[int], Any]:
     time for a megabyte); their spans follow the same rule (char_spans, tested equal)."""
     from .measure.sequences_windows import char_spans, spans_of
 
-    if args.tokenizer == "model":
-        if not args.model:
-            raise UsageError("--tokenizer model needs --model MODEL.json (a file `train` wrote)")
-        tokenizer = load_model(args.model)
-    else:
-        if args.model:
-            raise UsageError("--model goes with --tokenizer model")
-        tokenizer = load_tokenizer(args.tokenizer)
-    text = read_text(args.text, "text", bounds.MAX_ENCODE_CHARS * 4)
-    if len(text) > bounds.MAX_ENCODE_CHARS:
-        raise UsageError(f"text has {len(text):,} characters; the bound is {bounds.MAX_ENCODE_CHARS:,}")
+    tokenizer = chosen_tokenizer(args)
+    text = bounded_text(args)
     if not text:
         raise UsageError("the text is empty; there is nothing to cut into windows")
-    special = {"refuse": {}, "allow": {"allowed_special": "all"}, "plain": {"disallowed_special": ()}}
+    special = SPECIAL_MODES[args.special]
     try:
         if isinstance(tokenizer, TiktokenTokenizer):
-            allowed = resolve_special(text, tokenizer.special_tokens, **special[args.special])
+            allowed = resolve_special(text, tokenizer.special_tokens, **special)
             ids = tokenizer.encoding.encode(text, allowed_special=allowed, disallowed_special=())
             sizes = token_sizes(tokenizer)
             return text, ids, char_spans(text, [sizes[i] for i in ids])
-        tokens = tokenizer.encode(text, **special[args.special])
+        tokens = tokenizer.encode(text, **special)
         return text, [t.id for t in tokens], spans_of(tokens)
     except DisallowedSpecialToken as error:
-        raise UsageError(
-            f"the text holds the special token {error.token!r} at character {error.position}; "
-            "pass --special allow to encode it as a special token, or --special plain to read "
-            "it as ordinary text"
-        ) from None
+        raise special_refused(error) from None
 
 
 def warm(args: argparse.Namespace) -> dict[str, Any]:
@@ -277,16 +287,7 @@ def vocab(args: argparse.Namespace) -> dict[str, Any]:
     and listed in "gaps", and "size" is the tokenizer's own count (tiktoken's n_vocab)."""
     from .measure.vocabulary import vocabulary
 
-    if args.tokenizer == "model":
-        if not args.model:
-            raise UsageError("--tokenizer model needs --model MODEL.json (a file `train` wrote)")
-        tokenizer = load_model(args.model)
-    elif args.model:
-        raise UsageError("--model goes with --tokenizer model")
-    elif args.tokenizer in TRAINED:
-        tokenizer = trained_tokenizer(args.tokenizer)
-    else:
-        tokenizer = load_tokenizer(args.tokenizer)
+    tokenizer = chosen_tokenizer(args, trained=True)
     table = vocabulary(tokenizer)
     return {
         "tokenizer": args.tokenizer,
