@@ -31,3 +31,25 @@ def tiktoken(name: str) -> TiktokenTokenizer:
 def tiktoken_encoding(name: str):
     """tiktoken's own Encoding: the oracle our encoder's ids are checked against."""
     return tiktoken(name).encoding
+
+
+def count_trainings(monkeypatch) -> dict[str, int]:
+    """Count our compression-curve trainings ("ours") and HF model trainings ("hf") from here on:
+    the real functions still run, each call is counted (the Compression page's cache tests)."""
+    import tokenizer_core.measure.compression as compression
+    import tokenizer_core.measure.quality as quality
+
+    counts = {"ours": 0, "hf": 0}
+    curve, family = compression.compression_curve, quality.train_family
+
+    def counted_curve(*args, **kwargs):
+        counts["ours"] += 1
+        return curve(*args, **kwargs)
+
+    def counted_family(*args, **kwargs):
+        counts["hf"] += 1
+        return family(*args, **kwargs)
+
+    monkeypatch.setattr(compression, "compression_curve", counted_curve)
+    monkeypatch.setattr(quality, "train_family", counted_family)
+    return counts

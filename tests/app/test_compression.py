@@ -9,9 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-import tokenizer_core.measure.compression as compression
-import tokenizer_core.measure.quality as compression_quality
-from tests.shared import tiktoken, tiktoken_encoding
+from tests.shared import count_trainings, tiktoken, tiktoken_encoding
 from tokenizer_core import store
 from tokenizer_core.measure.compression import split_held_out
 from tokenizer_core.samples import corpus_text, english_reference_corpus, sample_text
@@ -28,20 +26,7 @@ def runs(monkeypatch, tmp_path) -> dict[str, int]:
     """Count our training runs and HF model trainings while the page runs, with an empty on-disk
     store of the test's own (so nothing comes from an earlier test's results)."""
     monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "store"))
-    counts = {"ours": 0, "hf": 0}
-    curve, family = compression.compression_curve, compression_quality.train_family
-
-    def counted_curve(*args, **kwargs):
-        counts["ours"] += 1
-        return curve(*args, **kwargs)
-
-    def counted_family(*args, **kwargs):
-        counts["hf"] += 1
-        return family(*args, **kwargs)
-
-    monkeypatch.setattr(compression, "compression_curve", counted_curve)
-    monkeypatch.setattr(compression_quality, "train_family", counted_family)
-    return counts
+    return count_trainings(monkeypatch)
 
 
 def open_compression(app, corpora=("code", "emoji"), hf=(), **state):

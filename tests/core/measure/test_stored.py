@@ -8,6 +8,7 @@ import pytest
 
 import tokenizer_core.measure.compression as compression
 import tokenizer_core.measure.quality as quality
+from tests.shared import count_trainings
 from tokenizer_core import store
 from tokenizer_core.measure import stored
 from tokenizer_core.measure.compression import BYTE_VOCAB
@@ -25,20 +26,7 @@ def folder(tmp_path, monkeypatch):
 @pytest.fixture
 def trainings(monkeypatch) -> dict[str, int]:
     """How often our trainer (the whole curve) and HF's trainers ran."""
-    counts = {"ours": 0, "hf": 0}
-    curve, family = compression.compression_curve, quality.train_family
-
-    def counted_curve(*args, **kwargs):
-        counts["ours"] += 1
-        return curve(*args, **kwargs)
-
-    def counted_family(*args, **kwargs):
-        counts["hf"] += 1
-        return family(*args, **kwargs)
-
-    monkeypatch.setattr(compression, "compression_curve", counted_curve)
-    monkeypatch.setattr(quality, "train_family", counted_family)
-    return counts
+    return count_trainings(monkeypatch)
 
 
 def test_a_curve_read_back_from_json_is_the_same_curve():
