@@ -74,7 +74,7 @@ def test_batching_chart_draws(open_app, wait_for_app, screenshot) -> None:
     plot = page.locator(".js-plotly-plot").first
     plot.wait_for(state="visible", timeout=30_000)
     plot.locator(".trace path").first.wait_for(state="attached", timeout=30_000)
-    assert page.get_by_text("Padding, bucketed").count() == 1
+    assert page.get_by_text("Padding, bucketed", exact=True).count() == 1  # the metric
     plot.evaluate("e => e.scrollIntoView({block: 'end'})")
     screenshot("sequences-batching")
 
