@@ -4,6 +4,8 @@ land in screenshots/ (git-ignored) for a person to look at."""
 
 from __future__ import annotations
 
+from playwright.sync_api import Error as PlaywrightError
+
 from tests.browser.conftest import LAPTOP, PageLog
 from tests.shared import PAYLOAD_LINES as PAYLOADS
 from tokenizer_core.samples import MAX_PARALLEL_PAIRS, parallel_pairs
@@ -181,7 +183,17 @@ def test_emoji_heatmap_title_clears_its_column_labels(open_app, wait_for_app, sc
             wait_for_app(page)
         _plots_drawn(page, 1)
         heatmap = page.locator(PLOTS).first
-        heatmap.scroll_into_view_if_needed()
+        # subtle: presentation mode's rerun may redraw the chart a moment after the page looks
+        # idle (the old element detached in CI); scroll the redrawn one.
+        for attempt in range(5):
+            try:
+                heatmap.scroll_into_view_if_needed(timeout=5_000)
+                break
+            except PlaywrightError:
+                if attempt == 4:
+                    raise
+                wait_for_app(page)
+                _plots_drawn(page, 1)
         page.wait_for_timeout(300)
         screenshot(f"languages-laptop-emoji-{mode}")
         labels = heatmap.locator(".xtick text").all_text_contents()
