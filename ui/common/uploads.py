@@ -83,3 +83,20 @@ def text_upload_ui(
         error = st.session_state.get(f"{prefix}_upload_error")
         if error:
             st.error(literal(error), icon="⚠️")  # it names the user's file
+
+
+def apply_upload(prefix: str, read: Callable[[bytes, str], object]) -> None:
+    """The on_change of an upload box keyed `{prefix}_upload`: what `read(content, name)` found
+    goes to `{prefix}_custom` as (name, found); its ValueError to `{prefix}_error`, and what was
+    in use stays; a removed file means the built-in data again (`{prefix}_custom` = None)."""
+    upload = st.session_state.get(f"{prefix}_upload")
+    st.session_state[f"{prefix}_error"] = None
+    if upload is None:
+        st.session_state[f"{prefix}_custom"] = None
+        return
+    try:
+        found = read(upload.getvalue(), upload.name)
+    except ValueError as error:
+        st.session_state[f"{prefix}_error"] = str(error)
+        return
+    st.session_state[f"{prefix}_custom"] = (upload.name, found)

@@ -24,7 +24,7 @@ from tokenizer_core.samples import (
 from ui.common.safe_text import literal
 from ui.common.shell import presentation_mode
 from ui.common.tables import csv_download
-from ui.common.uploads import decode_text
+from ui.common.uploads import apply_upload, decode_text
 from ui.languages import data as data
 from ui.languages.charts import language_heat_chart
 from ui.languages.counting import counts_for
@@ -54,17 +54,7 @@ def read_language_upload(content: bytes, filename: str) -> ParallelSet:
 
 
 def _apply_upload() -> None:
-    upload = st.session_state.get("lg_multi_upload")
-    st.session_state["lg_multi_error"] = None
-    if upload is None:  # the file was removed: back to the built-in rows
-        st.session_state["lg_multi_custom"] = None
-        return
-    try:
-        found = read_language_upload(upload.getvalue(), upload.name)
-    except ValueError as error:
-        st.session_state["lg_multi_error"] = str(error)
-        return
-    st.session_state["lg_multi_custom"] = (upload.name, found)
+    apply_upload("lg_multi", read_language_upload)
 
 
 def current_set() -> tuple[str, ParallelSet]:

@@ -26,7 +26,7 @@ from ui.common import catalog
 from ui.common.safe_text import literal
 from ui.common.shell import presentation_mode
 from ui.common.tables import csv_download
-from ui.common.uploads import decode_text
+from ui.common.uploads import apply_upload, decode_text
 from ui.languages import data as data
 from ui.languages.charts import pair_ratio_chart, premium_chart, tokens_per_char_chart
 from ui.languages.counting import counts_for
@@ -51,17 +51,7 @@ def read_parallel_upload(content: bytes, filename: str) -> list[ParallelPair]:
 
 
 def _apply_upload() -> None:
-    upload = st.session_state.get("lg_parallel_upload")
-    st.session_state["lg_parallel_error"] = None
-    if upload is None:  # the file was removed: back to the built-in pairs
-        st.session_state["lg_parallel_custom"] = None
-        return
-    try:
-        pairs = read_parallel_upload(upload.getvalue(), upload.name)
-    except ValueError as error:
-        st.session_state["lg_parallel_error"] = str(error)
-        return
-    st.session_state["lg_parallel_custom"] = (upload.name, pairs)
+    apply_upload("lg_parallel", read_parallel_upload)
 
 
 def current_pairs() -> tuple[str, list[ParallelPair]]:
