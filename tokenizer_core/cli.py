@@ -298,9 +298,8 @@ def vocab(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def pretokenize(args: argparse.Namespace) -> dict[str, Any]:
-    """The chunks a pre-tokenization regex cuts, with character offsets (end exclusive)."""
-    from .pretokenize import regex_pieces
-
+    """The chunks a pre-tokenization regex cuts, with character offsets (end exclusive), and
+    which of the regex's top-level alternatives cut each (lessons/pre_split.py)."""
     if args.pattern in PATTERNS:
         pat_str = PATTERNS[args.pattern]
     elif args.pattern in NAMES:  # a registry tokenizer's own regex (Llama 3, Qwen, ...)
@@ -315,14 +314,21 @@ def pretokenize(args: argparse.Namespace) -> dict[str, Any]:
     text = read_text(args.text, "text", bounds.MAX_ENCODE_CHARS * 4)
     if len(text) > bounds.MAX_ENCODE_CHARS:
         raise UsageError(f"text has {len(text):,} characters; the bound is {bounds.MAX_ENCODE_CHARS:,}")
+    from .lessons.pre_split import alternatives, describe, split_named
+
+    parts = alternatives(pat_str)
     return {
         "pattern": args.pattern,
-        "chunks": [{"text": p.text, "start": p.start, "end": p.end} for p in regex_pieces(text, pat_str)],
+        "alternatives": [{"regex": a, "name": describe(a)[0], "words": describe(a)[1]}
+                         for a in parts],
+        "chunks": [{"text": c.text, "start": c.start, "end": c.end, "alternative": c.alternative}
+                   for c in split_named(text, pat_str)],
     }
 
 
 def export(args: argparse.Namespace) -> dict[str, Any]:
-    """Write a byte-level BPE model file as an HF tokenizer.json that gives the same ids."""
+    """Write a byte-level BPE, WordPiece or Unigram model file as an HF tokenizer.json that gives
+    the same ids."""
     from .measure.vocabulary_export import hf_tokenizer_json
 
     text = read_text(args.model, "model file", bounds.MAX_MODEL_FILE_BYTES)
@@ -399,7 +405,7 @@ def parser() -> argparse.ArgumentParser:
                    help=f"{', '.join(PATTERNS)}, or a tokenizer name whose regex to use")
     p.add_argument("text", nargs="?", default="-", help="text file, or - for standard input")
 
-    o = commands.add_parser("export", help="write a byte-level BPE model as an HF tokenizer.json")
+    o = commands.add_parser("export", help="write a byte-level BPE, WordPiece or Unigram model as an HF tokenizer.json")
     o.add_argument("--model", required=True, help="model file written by train --level byte")
     o.add_argument("--output", required=True, help="where to write tokenizer.json")
     return top

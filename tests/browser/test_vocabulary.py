@@ -30,3 +30,55 @@ def test_table_search_and_charts(open_app, wait_for_app, screenshot) -> None:
     page.get_by_role("tab", name="Compare").click()
     wait_for_app(page, page.get_by_text("Shared tokens (same bytes)"))
     screenshot("vocabulary-compare")
+
+
+def _tab(page, wait_for_app, name: str, expect):
+    page.get_by_role("tab", name=name, exact=True).click()
+    wait_for_app(page, expect)
+
+
+def test_pre_tokenization_draws_chunks_and_runs_no_payload(open_app, wait_for_app, screenshot):
+    page = _open(open_app, wait_for_app)
+    _tab(page, wait_for_app, "Pre-tokenization", page.get_by_text("GPT-2", exact=True).first)
+    page.locator(".tokview").first.wait_for(state="visible")
+    # The default text under GPT-2's regex: I | 'm | · here | : | · DON | ' | T | ...
+    first = page.locator(".tokview").first.locator(".tok")
+    assert first.nth(0).inner_text() == "I" and first.nth(1).inner_text() == "'m"
+    page.get_by_text("Pre-tokenizers", exact=True).scroll_into_view_if_needed()
+    page.mouse.wheel(0, 180)
+    screenshot("vocabulary-pretokenize")
+    box = page.get_by_role("textbox", name="Text to pre-tokenize")
+    box.fill('<img src=x onerror="window.__pwned=1">don\'t')
+    box.press("Control+Enter")
+    wait_for_app(page, page.locator(".tokview .tok", has_text="img").first)
+    assert page.evaluate("window.__pwned === undefined")
+    assert page.locator(".tokview img").count() == 0
+    page.get_by_role("tab", name="Pre-tokenization", exact=True).scroll_into_view_if_needed()
+    page.get_by_text("The quirks side by side").scroll_into_view_if_needed()
+    screenshot("vocabulary-quirks")
+    page.get_by_text("Train one BPE per regex", exact=False).click()
+    wait_for_app(page, page.locator(".js-plotly-plot").first)
+    page.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
+    screenshot("vocabulary-regex-effect")
+
+
+def test_design_prunes_and_adds_domain_words(open_app, wait_for_app, screenshot):
+    page = _open(open_app, wait_for_app)
+    _tab(page, wait_for_app, "Design", page.get_by_text("Held-out domain text: tokens").first)
+    assert page.get_by_role("button", name="Download as tokenizer.json (Hugging Face)").first.is_visible()
+    page.get_by_text("Held-out domain text: tokens").first.scroll_into_view_if_needed()
+    screenshot("vocabulary-design-prune")
+    page.get_by_role("tab", name="Add domain tokens", exact=True).click()
+    wait_for_app(page, page.get_by_text("now one token each").first)
+    page.get_by_text("now one token each").first.scroll_into_view_if_needed()
+    screenshot("vocabulary-design-add")
+
+
+def test_glitch_candidates_and_growth(open_app, wait_for_app, screenshot):
+    page = _open(open_app, wait_for_app)
+    _tab(page, wait_for_app, "Glitches & growth", page.get_by_text("Never used", exact=True))
+    page.get_by_text("Never used", exact=True).scroll_into_view_if_needed()
+    screenshot("vocabulary-glitches")
+    page.locator(".js-plotly-plot").first.wait_for(state="visible")
+    page.get_by_text("Growth by rank: the first merges against the last").scroll_into_view_if_needed()
+    screenshot("vocabulary-growth")

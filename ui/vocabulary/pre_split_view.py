@@ -1,0 +1,129 @@
+"""The Vocabulary page's pre-tokenization tab: text in, chunks out, for each chosen regex.
+
+Each split is drawn over the text (render.py: the one escaping renderer) and listed chunk by
+chunk with the alternative that cut it, named in plain words; the quirk presets are compared
+side by side. Mistral Nemo's regex comes from its loaded Tekken file, not from a copy.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pandas as pd
+import streamlit as st
+
+from tokenizer_core import RenderOptions, Token, render_tokens
+from tokenizer_core.lessons.pre_split import (
+    PRE_SPLITTERS,
+    QUIRKS,
+    PreSplitter,
+    alternatives,
+    describe,
+    shown,
+    split_named,
+)
+from ui.common import catalog
+from ui.common.pills import fill_from_pills
+from ui.common.safe_text import literal
+from ui.vocabulary import regex_effect_view
+from ui.vocabulary.limits import MAX_SPLIT_CHARS, MAX_SPLITTERS
+
+NEMO = "mistral-nemo"
+DEFAULT = ["gpt2", "cl100k_base", "o200k_base"]
+REGEX_SHOWN = 90  # characters of an alternative shown (BERT's punctuation class is long)
+START_TEXT = "I'm here: DON'T indent   1234567 你好世界"
+
+
+@st.cache_resource(show_spinner="Reading Mistral Nemo's regex from its Tekken file…")
+def _nemo() -> PreSplitter:
+    return PreSplitter(NEMO, "Mistral Nemo (Tekken)", catalog.load(NEMO).spec.pat_str)
+
+
+def splitter(name: str) -> PreSplitter:
+    return _nemo() if name == NEMO else PRE_SPLITTERS[name]
+
+
+def _label(name: str) -> str:
+    return "Mistral Nemo (Tekken)" if name == NEMO else PRE_SPLITTERS[name].label
+
+
+def chunk_tokens(text: str, split: PreSplitter) -> list[Token]:
+    """Chunks as Token records, so render.py draws them; the id is the alternative's number."""
+    return [
+        Token(c.alternative, c.text.encode("utf-8"), c.start, c.end, piece=shown(c.text, split))
+        for c in split_named(text, split.pat_str)
+    ]
+
+
+def chunk_frame(text: str, split: PreSplitter) -> pd.DataFrame:
+    chunks = split_named(text, split.pat_str)
+    names = [describe(a) for a in alternatives(split.pat_str)]
+    return pd.DataFrame({
+        "chunk": [shown(c.text, split).replace(" ", "·").replace("\n", "↵") for c in chunks],
+        "start": [c.start for c in chunks],
+        "end": [c.end for c in chunks],
+        "alternative": [f"{c.alternative}: {names[c.alternative][0]}" for c in chunks],
+    })  # fmt: skip
+
+
+def alternative_counts(tokens: list[Token], split: PreSplitter) -> str:
+    """`letters 5 · contraction 1 · ...`: which alternatives cut the chunks, in pattern order."""
+    parts = alternatives(split.pat_str)
+    used = Counter(t.id for t in tokens)
+    return " · ".join(f"{describe(parts[k])[0]} {used[k]}" for k in sorted(used))
+
+
+def legend(split: PreSplitter) -> pd.DataFrame:
+    parts = alternatives(split.pat_str)
+    return pd.DataFrame({
+        "#": range(len(parts)),
+        "name": [describe(p)[0] for p in parts],
+        "what it takes": [describe(p)[1] for p in parts],
+        "regex": [p if len(p) <= REGEX_SHOWN else p[: REGEX_SHOWN - 1] + "…" for p in parts],
+    })  # fmt: skip
+
+
+def show() -> None:
+    st.caption(
+        "Before BPE sees a text, a regex cuts it into chunks and no token ever crosses a chunk's "
+        "edge. Each regex is one alternation `A|B|C…`: at each position the first alternative "
+        "that matches cuts the chunk. Pick a quirk or type your own text."
+    )
+    st.pills("Quirks", list(QUIRKS), key="vc_split_quirk",
+             on_change=fill_from_pills, args=("vc_split_quirk", "vc_split_text", QUIRKS))
+    st.session_state.setdefault("vc_split_text", START_TEXT)
+    write, choose = st.columns(2)
+    text = write.text_area("Text to pre-tokenize", key="vc_split_text", height=90)
+    names = choose.multiselect("Pre-tokenizers", [*PRE_SPLITTERS, NEMO], default=DEFAULT,
+                               key="vc_splitters", format_func=_label,
+                               max_selections=MAX_SPLITTERS)
+    if len(text) > MAX_SPLIT_CHARS:
+        st.error(f"The text has {len(text):,} characters; this tab splits up to "
+                 f"{MAX_SPLIT_CHARS:,}. Shorten it (your text is kept in the box).")
+        return
+    if not text:
+        st.info("Type a text, or pick a quirk, to see it cut.")
+        return
+    for name in names:
+        split = splitter(name)
+        tokens = chunk_tokens(text, split)
+        st.markdown(f"**{literal(split.label)}**: {len(tokens):,} chunks · "
+                    + literal(alternative_counts(tokens, split)))
+        st.html(render_tokens(text, tokens, RenderOptions(visible_whitespace=True)))
+        with st.expander(f"Which alternative cut each chunk ({split.label})"):
+            st.dataframe(legend(split), hide_index=True, width="stretch")
+            st.dataframe(chunk_frame(text, split), hide_index=True, width="stretch")
+    st.subheader("The quirks side by side")
+    st.dataframe(quirk_frame([splitter(n) for n in names]), hide_index=True, width="stretch")
+    regex_effect_view.show()
+
+
+def quirk_frame(splits: list[PreSplitter]) -> pd.DataFrame:
+    """One row per quirk, one column per pre-tokenizer: its chunks, ` | ` between them."""
+    def cut(text: str, split: PreSplitter) -> str:
+        chunks = [shown(c.text, split) for c in split_named(text, split.pat_str)]
+        return " | ".join(c.replace(" ", "·").replace("\n", "↵") for c in chunks)
+
+    rows = {"text": [t.replace(" ", "·").replace("\n", "↵") for t in QUIRKS.values()]}
+    rows |= {s.label: [cut(t, s) for t in QUIRKS.values()] for s in splits}
+    return pd.DataFrame(rows)
