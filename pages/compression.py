@@ -5,6 +5,7 @@ import streamlit as st
 from tokenizer_core import RenderOptions
 from tokenizer_core.measure.compression import BYTE_VOCAB
 from tokenizer_core.measure.quality import HF_FAMILIES
+from ui.common import catalog
 from ui.common.safe_text import literal
 from ui.common.shell import ensure_routed, presentation_mode
 from ui.compression import compute as compute
@@ -46,9 +47,12 @@ st.caption(
 )
 corpora = corpora_ui()
 # Pills like the corpora above: they wrap at any width, where a multiselect's chips scroll away.
-families = st.pills("Hugging Face lines, trained on the same split", HF_FAMILIES,
+families = st.pills("Lines beside ours, trained on the same split", HF_FAMILIES,
                     selection_mode="multi", key="cp_hf", persist_state=KEEP,
-                    format_func=FAMILY_NAMES.get)
+                    format_func=FAMILY_NAMES.get,
+                    help="Hugging Face tokenizers (Rust) and the real sentencepiece library "
+                    "(C++, the lesson's parameters), each trained once per vocabulary size on "
+                    "the same training part as ours: one run per size, no averaging.")
 # Three sliders share a row: each needs a third of a laptop's width, and no more.
 left, middle, right = st.columns(3)
 vocab = left.select_slider("Train up to (vocab size)", VOCAB_CHOICES, key="cp_vocab",
@@ -130,6 +134,8 @@ if lines.coming:  # the slow parts, with their progress bars under the chart
     frame = draw_chart(chart, rows + lines.rows, metric, compare, big, key="cp_chart")
     coming.empty()
 found = stop_notes(usable, metric) + unk_notes(frame) + lines.refused
+if lines.references:  # Llama 3 is among the real tokenizers' points
+    found.append(catalog.ATTRIBUTIONS["llama3"])
 if found:
     notes.caption("\n".join(f"- {note}" for note in found))
 with quality.container():

@@ -84,6 +84,8 @@ for row_start in range(0, len(names), per_row):
     for column, name in zip(columns, names[row_start : row_start + per_row]):
         with column.container(border=True):
             token_panel(text, panels[name], options, catalog.DESCRIPTIONS.get(name, ""))
+            if name in catalog.ATTRIBUTIONS:
+                st.caption(catalog.ATTRIBUTIONS[name])
 
 hover_link()
 own_files_ui("pg")
@@ -101,4 +103,5 @@ if chosen:
         st.caption(f"The table shows {MAX_TABLE_ROWS:,} of {len(frame):,} rows; the CSV has all.")
     csv_download(st, "Download CSV", frame, "tokens.csv")
 if not fits:
-    st.caption("This text is too long to keep in the link: the link keeps your choices only.")
+    st.caption("This text is too long to keep in the link: the link keeps your choices only. "
+               "*Lesson links and files* in the sidebar saves it whole.")

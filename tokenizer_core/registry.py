@@ -12,6 +12,8 @@ and the tokenizers the app trains itself (`trained_tokenizer`), kept in the on-d
     ours:bpe        byte-level BPE, 4,000 merges on Python's documentation
     ours:wordpiece  WordPiece by likelihood gain, 4,000 merges on the same text
     lg:bpe-en-zh    byte-level BPE, 1,000 merges on the English and Chinese samples
+    sp:unigram      the real `sentencepiece` library's Unigram, 4,000 pieces on Python's docs
+    sp:bpe          the real `sentencepiece` library's BPE, 4,000 pieces on the same text
 
 Leaves out: caching in memory (the app does that) and model files on the command line
 (modelfile.py).
@@ -19,6 +21,7 @@ Leaves out: caching in memory (the app does that) and model files on the command
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 from typing import Callable
@@ -30,6 +33,7 @@ from .models.byte_bpe import ByteLevelBPE
 from .models.wordpiece import WordPieceTokenizer
 from .reference.open_models import OPEN_MODELS, load_open_model
 from .reference.rankfiles import ENCODING_NAMES, load_encoding_spec
+from .reference.sentencepiece_models import ModelType, SentencePieceTokenizer, train_sentencepiece
 from .reference.tiktoken_encodings import tiktoken_tokenizer
 from .samples import english_reference_corpus, sample_text
 from .trainers.bpe import train_bpe
@@ -111,10 +115,31 @@ def _our_wordpiece(label: str) -> Tokenizer:
     return WordPieceTokenizer.from_dict(_model_file(recipe, build), name=label)
 
 
+SENTENCEPIECE_PIECES = 4_000  # everything counted: pad/unk/bos/eos, `\n`, 256 byte pieces
+
+
+def _sentencepiece(model_type: ModelType) -> Callable[[str], Tokenizer]:
+    """The real library trained on Python's docs with the lesson's parameters (under a second);
+    the serialized model is stored like the others, as base64 text."""
+
+    def make(label: str) -> Tokenizer:
+        text = english_reference_corpus()
+        recipe = f"sp:{model_type} {SENTENCEPIECE_PIECES} pieces text {_sha(text)}"
+        proto = store.cached(
+            recipe, lambda: train_sentencepiece(text, SENTENCEPIECE_PIECES, model_type).model_proto,
+            lambda data: base64.b64encode(data).decode("ascii"), base64.b64decode,
+        )
+        return SentencePieceTokenizer(proto, label)
+
+    return make
+
+
 TRAINED: dict[str, Callable[[str], Tokenizer]] = {
     "ours:bpe": _our_bpe,
     "ours:wordpiece": _our_wordpiece,
     "lg:bpe-en-zh": _bilingual_bpe,
+    "sp:unigram": _sentencepiece("unigram"),
+    "sp:bpe": _sentencepiece("bpe"),
 }
 
 

@@ -54,7 +54,7 @@ def fingerprint() -> str:
         for path in sorted(p for p in paths if p.is_file()):
             digest.update(f"{root.name}/{path.relative_to(root)}".encode() + b"\0")
             digest.update(path.read_bytes() + b"\0")
-    for library in ("tokenizers", "tiktoken", "regex"):
+    for library in ("tokenizers", "tiktoken", "regex", "sentencepiece"):
         digest.update(f"{library} {importlib.metadata.version(library)}\n".encode())
     return digest.hexdigest()
 

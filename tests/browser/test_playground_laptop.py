@@ -19,7 +19,7 @@ from tokenizer_core.samples import playground_presets
 CODE = "def area(r):\n    if r < 0:\n        return 0\n    return 3.14159 * r * r\n"
 PROSE = ("Tokenizers cut text into pieces, and a piece that meets the end of a line must stay "
          "one box, whatever the width of the panel. ") * 3
-DEFAULT_LABELS = ["GPT-2 (tiktoken)", "o200k_base: GPT-4o (tiktoken)", "Our byte-level BPE (4,000 merges)"]
+DEFAULT_LABELS = ["GPT-2 (tiktoken)", "o200k_base: GPT-4o (tiktoken)", "Llama 3 (llama-models 0.3.0)"]
 TOKENS = ".tokview .tok"
 
 

@@ -120,3 +120,24 @@ def test_batching_heatmap_draws_over_batch_size_and_bucket_width(open_app, wait_
     assert "bucket width (tokens)" in heat.inner_text() and "batch size (rows)" in heat.inner_text()
     heat.evaluate("e => e.scrollIntoView({block: 'end'})")
     screenshot("sequences-batching-heatmap")
+
+
+def test_each_models_own_chat_format_draws_its_markers_as_special_tokens(open_app, wait_for_app,
+                                                                          screenshot) -> None:
+    """Issue 11: under the formats table, each open model's own format with its own tokenizer;
+    Llama 3's markers are drawn as special tokens, then DeepSeek's when picked."""
+    page = _open(open_app, wait_for_app, "Chat templates")
+    heading = page.get_by_role("heading", name="Each model's own format, with its own tokenizer")
+    heading.wait_for(state="visible", timeout=60_000)  # five tokenizers load on a first visit
+    own_view = page.locator(".tokview").nth(1)
+    own_view.wait_for(state="visible")
+    markers = own_view.locator(".special").all_inner_texts()
+    assert markers[:3] == ["<|begin_of_text|>", "<|start_header_id|>", "<|end_header_id|>"]
+    assert page.get_by_text("Built with Meta Llama 3").count() == 1
+    heading.scroll_into_view_if_needed()
+    screenshot("sequences-chat-own-formats")
+    page.get_by_role("radiogroup").last.get_by_text("DeepSeek-V4", exact=True).click()
+    # DeepSeek's role markers are added tokens its tokenizer.json does not mark special: one box
+    wait_for_app(page, page.locator(".tokview").nth(1).locator(".tok", has_text="<｜User｜>"))
+    assert page.locator(".tokview").nth(1).locator(".special").first.inner_text() == (
+        "<｜begin▁of▁sentence｜>")

@@ -228,3 +228,27 @@ def test_gaps_keep_their_line_breaks_with_visible_whitespace():
     model = WordPieceTokenizer.from_vocab(["[UNK]", "a", "b"])
     shown = render_tokens("a\n  b", model.encode("a\n  b"), RenderOptions(visible_whitespace=True))
     assert "".join(parse(shown).text) == "a↵\n··b"
+
+
+# --- SentencePiece's ▁ (issue 10/11) -------------------------------------------------------------
+
+
+def test_sentencepiece_pieces_show_their_space_mark_and_byte_level_ones_do_not():
+    """Mistral 7B (the sentencepiece library over its own file) draws ▁Hello ▁world, as the
+    model holds them; GPT-2 draws its text; a typed ▁ is drawn once, as typed."""
+    import sentencepiece as spm
+
+    from tokenizer_core.reference.open_models import OPEN_MODELS, packaged_path
+    from tokenizer_core.registry import load_tokenizer
+    from tokenizer_core.render import token_label
+
+    own = spm.SentencePieceProcessor(model_file=str(packaged_path(OPEN_MODELS["mistral-7b"].file)))
+    text = "Hello world  two"
+    labels = [token_label(t, "text", False) for t in load_tokenizer("mistral-7b").encode(text)]
+    assert labels == own.encode(text, out_type=str)  # the library's own pieces, ▁ and all
+    assert [token_label(t, "text", False) for t in load_tokenizer("gpt2").encode(text)] == [
+        "Hello", " world", " ", " two"]
+    typed = [token_label(t, "text", False) for t in load_tokenizer("mistral-7b").encode("a▁b")]
+    assert "".join(typed).count("▁") == 2  # the dummy prefix before a, and the typed one
+    markup = render_tokens(text, load_tokenizer("mistral-7b").encode(text), RenderOptions())
+    assert "▁world" in "".join(parse(markup).text)

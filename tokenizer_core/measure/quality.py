@@ -2,8 +2,9 @@
 
 What it adds to metrics.py: the numbers gathered into one record per tokenizer, with the rule of
 when a per-word number applies (only for space-separated text, where a word is a word), and
-`hf_lines`: HF `tokenizers` BPE, WordPiece and Unigram trained on the same training part at a
-few sizes, each measured on the held-out part.
+`hf_lines`: HF `tokenizers` BPE, WordPiece and Unigram, and the real `sentencepiece` library's
+Unigram and BPE, trained on the same training part at a few sizes (one run per size), each
+measured on the held-out part.
 
 The text is encoded with special-token strings read as plain text (`disallowed_special=()`), so
 no user text is refused and nothing is counted twice.
@@ -13,6 +14,7 @@ Leaves out: our own curve (compression.py), tiktoken's loading (registry.py), ch
 
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass
 from typing import AbstractSet, Callable, Literal, Sequence
 
@@ -20,6 +22,7 @@ from ..bounds import MAX_HF_WORD_BYTES
 from ..interface import Tokenizer
 from ..reference.hf import HFTokenizer
 from ..reference.hf_train import train_hf
+from ..reference.sentencepiece_models import SentencePieceTokenizer, train_sentencepiece
 from .metrics import (
     TextStats,
     char_coverage,
@@ -34,8 +37,12 @@ from .metrics import (
     word_cuts,
 )
 
-HFFamily = Literal["bpe", "bpe_bytes", "wordpiece", "unigram"]
-HF_FAMILIES: tuple[HFFamily, ...] = ("bpe_bytes", "bpe", "wordpiece", "unigram")
+# The lines the page can draw beside ours. The `sp_` ones are SentencePiece's (C++), which
+# train in well under a second and, unlike HF's trainers, are not slowed by long words.
+HFFamily = Literal["bpe", "bpe_bytes", "wordpiece", "unigram", "sp_unigram", "sp_bpe"]
+HF_FAMILIES: tuple[HFFamily, ...] = ("bpe_bytes", "bpe", "wordpiece", "unigram", "sp_unigram",
+                                     "sp_bpe")
+SENTENCEPIECE_FAMILIES: tuple[HFFamily, ...] = ("sp_unigram", "sp_bpe")
 
 
 @dataclass(frozen=True)
@@ -97,9 +104,10 @@ def measure(
 
 @dataclass(frozen=True)
 class HFPoint:
-    """One HF model: the size asked for, the size it reached, its held-out tokens, the share of
-    held-out characters it hides in the unknown token (its compression there is not real), and
-    the model itself as `tokenizer.json` text (so a cache can keep it as plain data)."""
+    """One HF (or SentencePiece) model: the size asked for, the size it reached, its held-out
+    tokens, the share of held-out characters it hides in the unknown token (its compression
+    there is not real), and the model itself as text, so a cache can keep it as plain data:
+    `tokenizer.json` for HF, the serialized model in base64 for SentencePiece."""
 
     family: HFFamily
     requested: int
@@ -108,7 +116,10 @@ class HFPoint:
     hidden_in_unk: float
     tokenizer_json: str
 
-    def tokenizer(self) -> HFTokenizer:
+    def tokenizer(self) -> Tokenizer:
+        if self.family in SENTENCEPIECE_FAMILIES:
+            proto = base64.b64decode(self.tokenizer_json)
+            return SentencePieceTokenizer(proto, f"SentencePiece {self.family[3:]} {self.vocab_size:,}")
         name = f"HF {self.family} {self.vocab_size:,}"
         return HFTokenizer.from_str(self.tokenizer_json, name=name)
 
@@ -132,10 +143,15 @@ def hf_refusal(train_text: str) -> str | None:
     )
 
 
-def train_family(family: HFFamily, train_text: str, vocab_size: int) -> HFTokenizer:
+def train_family(family: HFFamily, train_text: str,
+                 vocab_size: int) -> HFTokenizer | SentencePieceTokenizer:
     """`bpe_bytes`: GPT-2-style byte-level BPE (our setting); `bpe`: word-level BPE with `</w>`;
     `wordpiece` and `unigram`: as reference.train_hf sets them up. Trained on the text's lines
-    (line breaks kept, so a held-out line break is not unknown to Unigram)."""
+    (line breaks kept, so a held-out line break is not unknown to Unigram). `sp_unigram` and
+    `sp_bpe`: sentencepiece_models.train_sentencepiece, the lesson's parameters; its vocab size
+    counts its 256 byte pieces and 5 specials, and a size below what the text needs is refused."""
+    if family in SENTENCEPIECE_FAMILIES:
+        return train_sentencepiece(train_text, vocab_size, "unigram" if family == "sp_unigram" else "bpe")
     lines = [line for line in train_text.splitlines(keepends=True) if line.strip()]
     if family == "bpe_bytes":
         return train_hf("bpe", lines, vocab_size, byte_level=True)
@@ -152,7 +168,7 @@ def hf_lines(
     """One HF family at each size, measured on `held_out`. A size the training text cannot reach
     gives a smaller model (`vocab_size` says which). Sizes HF refuses (ValueError from train_hf)
     are skipped. A text with a word too long for HF (`hf_refusal`) is refused with ValueError."""
-    refusal = hf_refusal(train_text)
+    refusal = None if family in SENTENCEPIECE_FAMILIES else hf_refusal(train_text)
     if refusal is not None:
         raise ValueError(f"HF {family} is not trained on this text: {refusal}")
     points: list[HFPoint] = []
@@ -167,7 +183,13 @@ def hf_lines(
         tokens = model.encode(held_out, disallowed_special=())
         stats = text_stats(held_out, tokens)
         hidden = 1 - char_coverage(held_out, tokens)
-        points.append(HFPoint(family, size, reached, stats, hidden, model.tokenizer.to_str()))
+        points.append(HFPoint(family, size, reached, stats, hidden, _model_text(model)))
     if progress is not None:
         progress(len(sizes), len(sizes))
     return points
+
+
+def _model_text(model: HFTokenizer | SentencePieceTokenizer) -> str:
+    if isinstance(model, SentencePieceTokenizer):
+        return base64.b64encode(model.model_proto).decode("ascii")
+    return model.tokenizer.to_str()

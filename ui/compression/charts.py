@@ -19,15 +19,23 @@ from tokenizer_core.render import escape
 from ui.compression.frames import FAMILY_LABELS, METRICS, OURS, UNK_VISIBLE
 
 DASH = {OURS: "solid", "bpe_bytes": "dash", "bpe": "longdash", "wordpiece": "dot",
-        "unigram": "dashdot"}
+        "unigram": "dashdot", "sp_unigram": "dashdot", "sp_bpe": "dash"}
 HF_SYMBOL = {"bpe_bytes": "circle-open", "bpe": "triangle-up", "wordpiece": "square",
-             "unigram": "diamond"}
+             "unigram": "diamond", "sp_unigram": "diamond-open", "sp_bpe": "triangle-down-open"}
 # Shapes none of HF_SYMBOL uses (and not the [UNK] warning's x): the shape alone names the model.
-REF_SYMBOL = {"gpt2": "pentagon", "cl100k_base": "hourglass", "o200k_base": "star"}
-REF_SHORT = {"gpt2": "GPT-2", "cl100k_base": "cl100k", "o200k_base": "o200k"}
+# One per stored.REFERENCE_TOKENIZERS (a test checks that every one has its own).
+REF_SYMBOL = {"gpt2": "pentagon", "cl100k_base": "hourglass", "o200k_base": "star",
+              "llama3": "cross", "qwen2.5": "star-triangle-up", "mistral-nemo": "bowtie",
+              "mistral-7b": "star-diamond", "deepseek-v4": "star-square"}
+# The names drawn on the chart. Llama 3, DeepSeek, Mistral Nemo (128k to 131k) and Qwen (152k)
+# sit between cl100k and o200k, closer than a name is wide: their shapes, the legend and the
+# hover name them, and the chart names only the markers with room around them.
+REF_SHORT = {"gpt2": "GPT-2", "cl100k_base": "cl100k", "o200k_base": "o200k",
+             "mistral-7b": "Mistral 7B"}
 # cl100k and o200k often compress alike, side by side: cl100k is named on its left and o200k
 # above, so the names never collide, and o200k's never runs off the plot into the legend.
-REF_TEXT_SIDE = {"gpt2": "middle left", "cl100k_base": "middle left", "o200k_base": "top center"}
+REF_TEXT_SIDE = {"gpt2": "middle left", "cl100k_base": "middle left", "o200k_base": "top center",
+                 "mistral-7b": "middle left"}
 TICKS = [256, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000, 128_000, 256_000]
 FALLBACK_COLOR = "#444444"
 FONT = "Inter, 'Source Sans Pro', 'DejaVu Sans', sans-serif"
@@ -78,7 +86,7 @@ def curve_figure(
                 legendgrouptitle_text=corpus, customdata=_custom(part, f"{corpus} · {label}"),
             )
             if kind == "reference":
-                short = REF_SHORT.get(str(family), label)
+                short = REF_SHORT.get(str(family), "")  # "": named by legend and hover only
                 text = [short if i in labelled else "" for i in part.index]
                 fig.add_trace(go.Scatter(  # in the legend of its corpus, named once on the chart
                     **common, name=label, mode="markers+text", text=text,

@@ -85,9 +85,9 @@ def references_ready(digest: str, held_out_pct: int, text: str) -> bool:
 def reference_points(
     digest: str, held_out_pct: int, label: str, _text: str
 ) -> list[tuple[str, int, TextStats]]:
-    """(name, vocab size, held-out counts) for GPT-2, cl100k_base and o200k_base (tiktoken)."""
-    bar = st.progress(0.0, text=f"Counting GPT-2, cl100k_base and o200k_base tokens on "
-                      f"{literal(label)} (loading the three vocabularies)…")
+    """(name, vocab size, held-out counts) for every stored.REFERENCE_TOKENIZERS."""
+    bar = st.progress(0.0, text=f"Counting the real tokenizers' tokens on {literal(label)} "
+                      f"(loading {len(stored.REFERENCE_TOKENIZERS)} vocabularies)…")
     points = stored.reference_points(_text, held_out_pct)
     bar.empty()
     fetched(("ref", digest, held_out_pct))

@@ -11,21 +11,30 @@ import pandas as pd
 from tokenizer_core.measure.compression import BYTE_VOCAB, CompressionCurve, log_spaced
 from tokenizer_core.measure.metrics import TextStats
 from tokenizer_core.measure.quality import HFPoint, Quality
+from tokenizer_core.measure.stored import REFERENCE_TOKENIZERS
+from tokenizer_core.reference.open_models import OPEN_MODELS
 from ui.common.safe_text import literal
 
 OURS = "ours"
-FAMILY_NAMES: dict[str, str] = {  # the Hugging Face families the page can train
+FAMILY_NAMES: dict[str, str] = {  # the lines the page can train beside ours (quality.py)
     "bpe_bytes": "HF BPE (byte-level)",
     "bpe": "HF BPE (words, </w>)",
     "wordpiece": "HF WordPiece",
     "unigram": "HF Unigram",
+    "sp_unigram": "SentencePiece Unigram",
+    "sp_bpe": "SentencePiece BPE",
+}
+# The real tokenizers' names, in stored.REFERENCE_TOKENIZERS's order: tiktoken's three, then the
+# open models under their own labels.
+REFERENCE_LABELS: dict[str, str] = {
+    name: {"gpt2": "GPT-2", "cl100k_base": "cl100k_base (GPT-4)",
+           "o200k_base": "o200k_base (GPT-4o)"}.get(name) or OPEN_MODELS[name].label
+    for name in REFERENCE_TOKENIZERS
 }
 FAMILY_LABELS: dict[str, str] = {
     OURS: "Ours: byte-level BPE",
     **FAMILY_NAMES,
-    "gpt2": "GPT-2",
-    "cl100k_base": "cl100k_base (GPT-4)",
-    "o200k_base": "o200k_base (GPT-4o)",
+    **REFERENCE_LABELS,
 }
 METRICS: dict[str, str] = {  # column -> axis title
     "chars_per_token": "Characters per token",

@@ -13,15 +13,16 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from tokenizer_core.measure.compression import CompressionCurve, HeldOutSplit
-from tokenizer_core.measure.quality import HFFamily, HFPoint
+from tokenizer_core.measure.quality import SENTENCEPIECE_FAMILIES, HFFamily, HFPoint
 from tokenizer_core.measure.stored import ReferencePoint
 from ui.common.safe_text import literal
 from ui.compression import compute as compute
 from ui.compression.corpora import CorpusChoice
-from ui.compression.frames import FAMILY_NAMES, hf_rows, reference_rows
+from ui.compression.frames import FAMILY_NAMES, REFERENCE_LABELS, hf_rows, reference_rows
 
 Usable = Sequence[tuple[CorpusChoice, HeldOutSplit, CompressionCurve]]
-REFERENCES = "the GPT-2, cl100k_base and o200k_base points"
+REFERENCES = f"the points of {', '.join(list(REFERENCE_LABELS.values())[:-1])} and " + (
+    f"{list(REFERENCE_LABELS.values())[-1]}")
 
 
 @dataclass
@@ -46,11 +47,13 @@ def other_lines(usable: Usable, families: Sequence[HFFamily], sizes: tuple[int, 
             lines.rows += reference_rows(label, corpus.key, points, spaced)
         else:
             lines.coming.setdefault(label, []).append(REFERENCES)
-        refusal = compute.hf_refused(corpus.digest, held_out_pct, corpus.text) if families else None
+        trained_here = list(families)
+        hf = [f for f in families if f not in SENTENCEPIECE_FAMILIES]
+        refusal = compute.hf_refused(corpus.digest, held_out_pct, corpus.text) if hf else None
         if refusal:  # HF's trainers slow down badly on a long word: no HF lines for this corpus
             lines.refused.append(f"No Hugging Face lines for {literal(label)}: {refusal}.")
-            continue
-        for family in families:
+            trained_here = [f for f in families if f in SENTENCEPIECE_FAMILIES]  # C++: not slowed
+        for family in trained_here:
             if wait or compute.hf_ready(corpus.digest, held_out_pct, family, sizes, corpus.text):
                 points = compute.hf_family(corpus.digest, held_out_pct, family, sizes, label,
                                            corpus.text)

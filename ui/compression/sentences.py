@@ -22,7 +22,7 @@ from tokenizer_core import (
     train_bpe,
 )
 from tokenizer_core.measure.compression import BYTE_VOCAB, CompressionCurve
-from tokenizer_core.registry import ENCODINGS
+from tokenizer_core.measure.stored import REFERENCE_TOKENIZERS
 from tokenizer_core.samples import load_preset
 from tokenizer_core.tokens import show_whitespace
 from ui.common import catalog
@@ -90,7 +90,8 @@ def classroom_view(options: RenderOptions) -> None:
 
 def byte_level_view(corpus_label: str, curve: CompressionCurve, sentence: str,
                     options: RenderOptions) -> None:
-    """The sentence at each of BYTE_VOCABS on our run, then GPT-2, cl100k_base and o200k_base."""
+    """The sentence at each of BYTE_VOCABS on our run, then every real tokenizer (GPT-2 to
+    o200k_base, then the open models)."""
     corpus_label = literal(corpus_label)  # it may name the user's file, and goes into Markdown
     for vocab in BYTE_VOCABS:
         k = vocab - BYTE_VOCAB
@@ -104,11 +105,12 @@ def byte_level_view(corpus_label: str, curve: CompressionCurve, sentence: str,
         tokens = curve.tokenizer(k).encode(sentence, disallowed_special=())
         title = f"Ours, {vocab:,} vocab ({k:,} merges on {corpus_label})"
         token_row(title, sentence, tokens, options)
-    for name in ENCODINGS:
+    for name in REFERENCE_TOKENIZERS:
         tokenizer = catalog.load(name)
         tokens = tokenizer.encode(sentence, disallowed_special=())
         title = f"{FAMILY_LABELS[name]}, {tokenizer.vocab_size:,} vocab"
         token_row(title, sentence, tokens, options)
+    st.caption(catalog.ATTRIBUTIONS["llama3"])
 
 
 def _forget_sentence() -> None:

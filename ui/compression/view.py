@@ -96,9 +96,9 @@ def stop_notes(usable: Usable, metric: str) -> list[str]:
             notes.append(f"{label} has no spaces between words: no tokens-per-word line.")
     if any(corpus.key == "english" for corpus, _, _ in usable):
         notes.append(
-            "GPT-2, cl100k_base and o200k_base learned from web-scale text that probably "
-            "included Python's documentation, so for them the English held-out part may not be "
-            "unseen."
+            "The real tokenizers (GPT-2 to o200k_base, and the open models) learned from "
+            "web-scale text that probably included Python's documentation, so for them the "
+            "English held-out part may not be unseen."
         )
     return notes
 
@@ -184,8 +184,8 @@ def quality_section(usable: Usable, lines: Lines, compare: int, held_out_pct: in
     st.subheader(f"Quality at {compare:,} vocab, on the held-out text")
     big = presentation_mode()  # a static table takes the page's large type; the grid does not
     st.caption(
-        "Ours and the HF models at the size chosen above (a model may stop short of it on a small "
-        "corpus), and the three real tokenizers at theirs."
+        "Ours and the HF and SentencePiece models at the size chosen above (a model may stop "
+        "short of it on a small corpus), and the real tokenizers at theirs."
         + ("" if big else " Hover a column title for its meaning.")
     )
     frame = quality_frame(_quality_rows(usable, lines, compare, held_out_pct))

@@ -11,12 +11,16 @@ import streamlit as st
 from tokenizer_core.measure.sequences import check_special
 from tokenizer_core.measure.sequences_chat import (
     FORMATS,
+    OWN_FORMATS,
     PLAIN,
     Format,
     Message,
     count_framed,
+    count_own,
     frame,
+    marker_ids,
 )
+from tokenizer_core.reference.open_models import OPEN_MODELS
 from tokenizer_core.render import RenderOptions, render_tokens
 from tokenizer_core.samples import parallel_pairs
 from ui.common import catalog
@@ -32,6 +36,7 @@ DEFAULTS: dict[str, object] = {
     "sq_c_tags": "<system>, <human>, <assistant>, <eos>",
     "sq_c_format": FORMATS[0].name,
     "sq_c_price": 0.0,
+    "sq_c_own": OWN_FORMATS[0].model,
 }
 
 
@@ -102,15 +107,59 @@ def chat_section(name: str) -> None:
         return
     st.dataframe(pd.DataFrame(rows), hide_index=True, column_config={
         "framing share": st.column_config.NumberColumn(format="percent")})
-    st.caption("Each token counts for the part it starts in: what the people wrote (content), "
-               "the format's own text (role names, newlines, [INST]) or its special tokens.")
+    st.caption("Each token counts for the part its last character is in: what the people wrote "
+               "(content), the format's own text (role names, newlines, [INST]) or its special "
+               "tokens.")
     names = list(framed)
     if st.session_state.get("sq_c_format") not in names:
         st.session_state["sq_c_format"] = names[0]
     chosen = st.radio("Show the tokens of", names, key="sq_c_format", horizontal=True, persist_state=KEEP)
     shown = framed[chosen]
     st.html(render_tokens(shown.text, shown.tokens, RenderOptions(visible_whitespace=True)))
+    _own_formats(messages)
     _cost(rows, name)
+
+
+def _own_formats(messages: list[Message]) -> None:
+    """Each open model's own chat format, encoded by that model's own tokenizer: every marker is
+    one of its special tokens, so it costs one id, the model's own."""
+    st.subheader("Each model's own format, with its own tokenizer")
+    rows, framed = [], {}
+    for own in OWN_FORMATS:
+        tokenizer = catalog.get(own.model)
+        try:
+            counted = count_own(tokenizer, frame(messages, own.fmt), own.fmt)
+        except ValueError as error:
+            st.error(literal(f"{OPEN_MODELS[own.model].label}: {error}"), icon="⚠️")
+            continue
+        framed[own.model] = counted
+        ids = marker_ids(tokenizer, own.fmt)
+        rows.append({
+            "model": OPEN_MODELS[own.model].label, "format": own.fmt.name,
+            "tokens": counted.total, "content": counted.tokens_of("content"),
+            "framing": counted.framing, "framing per message": counted.framing_per_message,
+            "markers (their ids)": "  ".join(f"{m} {ids[m]}" for m in own.fmt.specials),
+        })
+    if not rows:
+        return
+    st.dataframe(pd.DataFrame(rows), hide_index=True, column_config={
+        "framing per message": st.column_config.NumberColumn(format="%.1f")})
+    st.caption(
+        "Every marker above is one of the model's own tokens, one id each (the ids shown are the "
+        "tokenizer's; DeepSeek's role markers are added tokens its tokenizer.json does not mark "
+        "special, matched all the same). Mistral 7B's [INST] is not one: its v1 format writes it as text, "
+        "so it costs several tokens; Mistral Nemo's Tekken made it a control token. DeepSeek-V4's "
+        "package ships no chat template: the layout is DeepSeek-V3's published one, over V4's "
+        "markers. Framing per message: the framing's tokens over the messages framed."
+    )
+    if st.session_state.get("sq_c_own") not in framed:
+        st.session_state["sq_c_own"] = next(iter(framed))
+    chosen = st.radio("Show the tokens of", list(framed), key="sq_c_own", horizontal=True,
+                      format_func=lambda m: OPEN_MODELS[m].label, persist_state=KEEP)
+    shown = framed[chosen]
+    st.html(render_tokens(shown.text, shown.tokens, RenderOptions(visible_whitespace=True)))
+    if chosen in catalog.ATTRIBUTIONS:
+        st.caption(catalog.ATTRIBUTIONS[chosen])
 
 
 def _cost(rows: list[dict], tokenizer_name: str) -> None:

@@ -109,3 +109,46 @@ def test_a_word_longer_than_the_bound_is_refused_before_any_hf_training(monkeypa
 def test_a_word_at_the_bound_is_trained():
     word = "ab" * (MAX_HF_WORD_BYTES // 2)
     assert hf_refusal(f"{word} {word[::-1]}\nmore words here") is None
+
+
+# --- SentencePiece lines beside HF's (issue 10) -------------------------------------------------
+
+
+@pytest.mark.parametrize("family", ["sp_unigram", "sp_bpe"])
+def test_sentencepiece_lines_are_the_librarys_own_models_one_run_per_size(family):
+    """Each point is the real library trained once at that size with the lesson's parameters;
+    its held-out count is the library's own, and the kept model encodes as the library does."""
+    import sentencepiece as spm
+    from sentencepiece import sentencepiece_model_pb2 as model_pb2
+
+    from tokenizer_core.measure.quality import hf_lines
+    from tokenizer_core.samples import corpus_text
+
+    # Chinese needs a bigger vocabulary: its ~1,800 characters are all required pieces
+    for text, sizes in ((sample_text("english"), (600, 900)), (corpus_text("chinese"), (2_000, 3_000))):
+        parts = split_held_out(text, 0.2)
+        points = hf_lines(family, parts.train, parts.held_out, sizes)
+        assert [p.requested for p in points] == list(sizes)
+        for point in points:
+            proto = point.tokenizer().model_proto
+            own = spm.SentencePieceProcessor(model_proto=proto)
+            assert point.vocab_size == own.get_piece_size() <= point.requested
+            assert point.held_out.tokens == len(own.encode(parts.held_out))
+            spec = model_pb2.ModelProto.FromString(proto).trainer_spec
+            assert model_pb2.TrainerSpec.ModelType.Name(spec.model_type).lower() == family[3:]
+            assert spec.character_coverage == pytest.approx(0.9995)
+        assert points[1].held_out.tokens < points[0].held_out.tokens  # a bigger vocab compresses
+
+
+def test_a_long_stretch_without_spaces_refuses_hf_but_not_sentencepiece():
+    """HF's trainers slow down on a long word (hf_refusal); SentencePiece (C++) is not slowed."""
+    from tokenizer_core.measure.quality import hf_lines, hf_refusal
+    from tokenizer_core.samples import corpus_text
+
+    paragraph = next(line for line in corpus_text("chinese").splitlines() if len(line) > 60)
+    long_line = paragraph * (MAX_HF_WORD_BYTES // len(paragraph.encode()) + 1)  # one stretch
+    parts = split_held_out(long_line + "\n" + corpus_text("chinese"), 0.2)
+    assert hf_refusal(parts.train) is not None
+    with pytest.raises(ValueError, match="not trained on this text"):
+        hf_lines("unigram", parts.train, parts.held_out, (600,))
+    assert len(hf_lines("sp_unigram", parts.train, parts.held_out, (3_000,))) == 1

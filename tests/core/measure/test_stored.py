@@ -69,14 +69,18 @@ def test_a_size_hf_refuses_is_kept_as_refused(folder, trainings, monkeypatch):
     assert trainings["hf"] == 1
 
 
-def test_reference_points_are_tiktoken_counts_kept(folder):
-    from tests.shared import tiktoken_encoding
+def test_reference_points_are_each_libraries_counts_kept(folder):
+    """tiktoken's three and the open models, each counted by its own library (tests.shared)."""
+    from tests.shared import own_library_counter
 
     points = stored.reference_points(TEXT, 20)
     held_out = stored.split(TEXT, 20).held_out
-    for name, vocab, stats in points:
-        encoding = tiktoken_encoding(name)
-        assert (vocab, stats.tokens) == (encoding.n_vocab, len(encoding.encode_ordinary(held_out)))
+    assert [name for name, _, _ in points] == ["gpt2", "cl100k_base", "o200k_base", "llama3",
+                                               "qwen2.5", "mistral-nemo", "mistral-7b", "deepseek-v4"]
+    vocab = {"gpt2": 50_257, "cl100k_base": 100_277, "o200k_base": 200_019, "llama3": 128_256,
+             "qwen2.5": 151_665, "mistral-nemo": 131_072, "mistral-7b": 32_000, "deepseek-v4": 129_280}
+    for name, size, stats in points:
+        assert (size, stats.tokens) == (vocab[name], own_library_counter(name)(held_out)), name
     assert stored.reference_points(TEXT, 20) == points
 
 
@@ -106,8 +110,7 @@ def test_warm_fills_what_the_default_view_reads_and_a_second_warm_trains_nothing
         stored.references_recipe(text, pct),
         *(stored.hf_recipe(f, text, pct, s) for f in families for s in sizes),
         *(stored.quality_recipe(text, pct, f"hf:{f}:{stored.WARM_COMPARE}") for f in families),
-        *(stored.quality_recipe(text, pct, f"ref:{n}") for n in ("gpt2", "cl100k_base",
-                                                                 "o200k_base")),
+        *(stored.quality_recipe(text, pct, f"ref:{n}") for n in stored.REFERENCE_TOKENIZERS),
     ]
     assert all(store.contains(r) for r in recipes)
     stamps = sorted((p.name, p.stat().st_mtime_ns) for p in folder.glob("*.json"))

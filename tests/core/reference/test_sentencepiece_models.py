@@ -63,3 +63,37 @@ def test_errors():
         train_sentencepiece("\n\n", 100)
     with pytest.raises(ValueError, match="sentencepiece could not train"):
         train_sentencepiece(SAMPLES["chinese"], 50)
+
+
+# --- the app's two, trained once and kept in the on-disk store (registry.py) ---------------------
+
+
+@pytest.mark.parametrize("kind", ["unigram", "bpe"])
+def test_registry_sentencepiece_is_the_library_with_the_lesson_parameters_and_stored(
+        kind, tmp_path, monkeypatch):
+    import sentencepiece as spm
+    from sentencepiece import sentencepiece_model_pb2 as model_pb2
+
+    from tokenizer_core import store
+    from tokenizer_core.registry import SENTENCEPIECE_PIECES, trained_tokenizer
+    from tokenizer_core.samples import english_reference_corpus
+
+    monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "store"))
+    made = trained_tokenizer(f"sp:{kind}", "label")
+    assert made.name == "label" and made.vocab_size == SENTENCEPIECE_PIECES
+    proto = model_pb2.ModelProto()
+    proto.ParseFromString(made.model_proto)
+    spec = proto.trainer_spec
+    assert model_pb2.TrainerSpec.ModelType.Name(spec.model_type).lower() == kind
+    assert (spec.pad_id, spec.unk_id, spec.bos_id, spec.eos_id) == (0, 1, 2, 3)
+    assert spec.character_coverage == pytest.approx(0.9995)
+    assert [made.id_to_token(i) for i in range(4)] == ["<pad>", "<unk>", "<s>", "</s>"]
+    # the stored model reads back byte for byte, and encodes as the library does
+    assert len(list((tmp_path / "store").glob("*.json"))) == 1
+    again = trained_tokenizer(f"sp:{kind}")
+    assert again.model_proto == made.model_proto
+    assert len(list((tmp_path / "store").glob("*.json"))) == 1
+    own = spm.SentencePieceProcessor(model_proto=made.model_proto)
+    text = english_reference_corpus()[:3_000]
+    assert [t.id for t in again.encode(text)] == own.encode(text)
+    assert again.decode(own.encode(text)) == text
