@@ -21,6 +21,7 @@ from ui.compression.limits import (
     VOCAB_CHOICES,
 )
 from ui.compression.lines import coming_note, other_lines
+from ui.compression.link import read_link, save_link
 from ui.compression.sentences import (
     BYTE_LEVEL_TAB,
     CLASSROOM_TAB,
@@ -38,6 +39,7 @@ from ui.compression.view import (
 
 ensure_routed()
 init_state()
+read_link()  # once per session, or from a lesson file
 
 st.title("Compression")
 st.caption(
@@ -62,6 +64,7 @@ held_out_pct = middle.slider(
     key="cp_held_out", persist_state=KEEP,
     help="Train on the first part of each corpus, measure on the rest.")
 if not corpora:
+    save_link()
     st.info("Pick at least one corpus above, or upload your own text.", icon="👆")
     st.stop()
 
@@ -79,6 +82,7 @@ metric = left.segmented_control("Measure", list(METRICS), key="cp_metric", persi
 show_train = right.toggle("Training part too", key="cp_train", persist_state=KEEP,
                           help="Our line measured on the text it was trained on, dotted: the gap "
                           "between dotted and solid is over-fitting.")
+save_link()  # every choice above, before the slow parts: a link copied mid-training holds them
 
 rows, curves, usable = [], [], []
 with st.container():

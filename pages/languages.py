@@ -3,22 +3,28 @@
 import streamlit as st
 
 from tokenizer_core.measure.byte_ruler import RULER_CSS
-from ui.common.page_state import KEEP, first_visit, kept_tabs
+from ui.common.page_state import KEEP, first_visit, kept_tabs, write_link
 from ui.common.query_params import show_link_notes
 from ui.common.shell import ensure_routed
 from ui.languages import data as data
 from ui.languages.emoji import emoji_section
 from ui.languages.grow import grow_section
-from ui.languages.limits import MAX_PAGE_TOKENIZERS
+from ui.languages.limits import MAX_PAGE_TOKENIZERS, MAX_RULER_INPUT_CHARS, MAX_URL_TEXT_CHARS
 from ui.languages.many import many_section
 from ui.languages.parallel import current_pairs, parallel_section
-from ui.languages.ruler import ruler_section
+from ui.languages.ruler import DEFAULT_TEXT, ruler_section
 
 TABS = ["Byte ruler", "English vs Chinese", "Many languages", "Emoji", "Grow a vocabulary"]
 
 ensure_routed()
 link = first_visit("languages")  # once per session; afterwards the session's own tab wins
 first_tab = link.read_choice("lg_tab", {t: t for t in TABS}, TABS[0]) if link else None
+if link:  # the tokenizers, the ruler's text and code points: a link reopens the same screen
+    st.session_state["lg_tokenizers"] = link.read_names("lg_tok", data.NAMES, data.DEFAULT_NAMES,
+                                                        limit=MAX_PAGE_TOKENIZERS)
+    st.session_state["lg_ruler_text"] = link.read_text(
+        "lg_text", DEFAULT_TEXT, max_chars=MAX_URL_TEXT_CHARS, file_max_chars=MAX_RULER_INPUT_CHARS)
+    st.session_state["lg_ruler_cp"] = link.read_flag("lg_cp")
 st.html(f"<style>{RULER_CSS}</style>")
 st.title("Languages")
 st.caption(
@@ -39,7 +45,12 @@ if not names:
     st.stop()
 
 ruler_tab, parallel_tab, many_tab, emoji_tab, grow_tab = kept_tabs(TABS, "lg_tab", first_tab)
-st.query_params.from_dict({"lg_tab": st.session_state["lg_tab"]})  # in the link: ?lg_tab=Emoji
+ruler_text = st.session_state.get("lg_ruler_text", DEFAULT_TEXT)
+link_params = {"lg_tab": st.session_state["lg_tab"], "lg_tok": ",".join(names),
+               "lg_cp": "1" if st.session_state.get("lg_ruler_cp") else "0"}
+if len(ruler_text) <= MAX_URL_TEXT_CHARS:
+    link_params["lg_text"] = ruler_text  # in the link: ?lg_tab=Emoji&lg_text=...
+write_link("languages", link_params, whole={"lg_text": ruler_text})
 with ruler_tab:
     if ruler_tab.open:
         ruler_section(names)

@@ -4,7 +4,7 @@ windows over long text, and batches that waste less padding."""
 import streamlit as st
 
 from ui.common import catalog
-from ui.common.page_state import KEEP, first_visit, kept_tabs
+from ui.common.page_state import KEEP, first_visit, kept_tabs, write_link
 from ui.common.query_params import show_link_notes
 from ui.common.shell import ensure_routed
 from ui.sequences import batching, chat, inputs, windows
@@ -35,7 +35,7 @@ name = st.selectbox("Tokenizer", list(catalog.BUILT_IN), key="sq_tokenizer",
                                      for n in catalog.BUILT_IN))
 
 input_tab, long_tab, batch_tab, chat_tab = kept_tabs(TABS, "sq_tab", first_tab)
-st.query_params.from_dict({"sq_tab": st.session_state["sq_tab"]})  # in the link: ?sq_tab=Batching
+write_link("sequences", {"sq_tab": st.session_state["sq_tab"]})  # in the link: ?sq_tab=Batching
 with input_tab:
     if input_tab.open:
         inputs.model_input_section(catalog.get(name))

@@ -4,7 +4,7 @@ see how text is pre-split; find unused tokens; design a vocabulary (prune, add d
 import streamlit as st
 
 from ui.common import catalog
-from ui.common.page_state import kept_tabs
+from ui.common.page_state import KEEP, first_visit, kept_tabs, write_link
 from ui.common.shell import ensure_routed
 from ui.vocabulary import (
     data,
@@ -14,8 +14,20 @@ from ui.vocabulary import (
     sizes_view,
     usage_view,
 )
+from ui.vocabulary.limits import MAX_SPLIT_CHARS, MAX_URL_TEXT_CHARS
+
+TABS = ["Table", "Charts", "Compare", "Glitches & growth", "Real sizes", "Pre-tokenization",
+        "Design"]
 
 ensure_routed()
+link = first_visit("vocabulary")  # once per session, or from a lesson file
+first_tab = link.read_choice("vc_tab", {t: t for t in TABS}, TABS[0]) if link else None
+if link:
+    st.session_state["vc_tokenizer"] = link.read_choice(
+        "vc_tokenizer", {n: n for n in data.NAMES}, st.session_state.get("vc_tokenizer", data.NAMES[0]))
+    if "vc_text" in link.params:
+        st.session_state["vc_split_text"] = link.read_text(
+            "vc_text", "", max_chars=MAX_URL_TEXT_CHARS, file_max_chars=MAX_SPLIT_CHARS)
 st.title("Vocabulary")
 st.caption(
     "A tokenizer is its vocabulary plus its pre-tokenizer. Every token here is bytes first: "
@@ -23,15 +35,19 @@ st.caption(
     "and category properties (see tokenizer_core/measure/vocabulary.py)."
 )
 choose, size, held, gaps = st.columns([3, 1, 1, 1])
-name = choose.selectbox("Vocabulary", data.NAMES, key="vc_tokenizer", format_func=catalog.label)
+name = choose.selectbox("Vocabulary", data.NAMES, key="vc_tokenizer", format_func=catalog.label,
+                        persist_state=KEEP)
 vocab = data.table(name)
 size.metric("Size (largest id + 1)", f"{vocab.size:,}")  # tiktoken's n_vocab
 held.metric("Tokens", f"{len(vocab.rows):,}")
 gaps.metric("Ids no token holds", f"{len(vocab.gaps):,}")
 
-TABS = ["Table", "Charts", "Compare", "Glitches & growth", "Real sizes", "Pre-tokenization",
-        "Design"]
-tabs = dict(zip(TABS, kept_tabs(TABS, "vc_tab")))  # only the open tab runs
+tabs = dict(zip(TABS, kept_tabs(TABS, "vc_tab", first_tab)))  # only the open tab runs
+split_text = st.session_state.get("vc_split_text")
+params = {"vc_tokenizer": name, "vc_tab": st.session_state["vc_tab"]}
+if isinstance(split_text, str) and len(split_text) <= MAX_URL_TEXT_CHARS:
+    params["vc_text"] = split_text
+write_link("vocabulary", params, whole={"vc_text": split_text} if isinstance(split_text, str) else {})
 sections = {
     "Table": lambda: inspect_view.table_section(name, vocab),
     "Charts": lambda: inspect_view.charts_section(name, vocab),

@@ -31,7 +31,13 @@ from .tokens import Token, display_bytes, hex_bytes, show_whitespace
 
 View = Literal["text", "ids", "bytes"]
 # Token background colours, class `c{i}` for position i mod PALETTE_SIZE (the byte ruler too).
-PALETTE = ("#cfe8ff", "#ffe0b3", "#d4f5d0", "#f6d0ea", "#fff3a6", "#dcd6ff")
+# Neighbouring tokens must stay apart for the 1 in 12 men with red-green colour blindness:
+# six of Paul Tol's "light" qualitative colours (made for labels under black text), mixed 30%
+# toward white and ordered so that neighbours alternate between blue and yellow, the axis
+# protanopia and deuteranopia keep. tests/core/test_palette.py checks it: every neighbouring
+# pair (the last next to the first, as tokens wrap) differs by CIELAB distance of 20 or more
+# under Machado et al.'s (2009) simulation of both, and black text on each keeps WCAG AAA.
+PALETTE = ("#a0c4e7", "#f3e7ac", "#b8e7ff", "#cfdb70", "#7ccfb8", "#c4c44c")
 PALETTE_SIZE = len(PALETTE)
 
 
@@ -99,7 +105,26 @@ def token_label(token: Token, view: View, visible_whitespace: bool) -> str:
         return token.piece
     if not token.bytes and token.piece:  # zero-width, e.g. a lone </w> at the end of a word
         return token.piece
+    if is_space_marked(token):  # SentencePiece: show ▁Hello as the model holds it
+        return token.piece or ""
     return token.display(visible_whitespace, name_invisible=True)
+
+
+SPACE_MARK = "\u2581"  # ▁, SentencePiece's space
+
+
+def is_space_marked(token: Token) -> bool:
+    """Whether the token's piece is its text with each space written ▁ (SentencePiece's rule),
+    perhaps after the ▁ the library puts before a text's first word (`▁He` covering `He`).
+
+    Only then is the piece shown instead of the text: a byte-level token's piece is its text, and
+    a piece that merely contains a typed ▁ equals its text too, so neither changes."""
+    piece = token.piece
+    if not piece or SPACE_MARK not in piece or token.partial or b"\n" in token.bytes:
+        return False  # a token holding a line break is drawn line by line (_lines)
+    text = token.bytes.decode("utf-8")
+    marked = text.replace(" ", SPACE_MARK)
+    return piece != text and piece in (marked, SPACE_MARK + marked)
 
 
 def end_of_word(token: Token) -> str:
@@ -179,7 +204,7 @@ def _lines(token: Token, options: RenderOptions) -> list[str]:
     real line break between the boxes: so a box never breaks across lines, and the text keeps
     its lines and indentation whether or not whitespace is marked. Other views draw one box.
     """
-    if options.view != "text" or token.unknown or not token.bytes:
+    if options.view != "text" or token.unknown or not token.bytes or is_space_marked(token):
         return [token_label(token, options.view, options.visible_whitespace)]
     # subtle: cutting at b"\n" never cuts a UTF-8 character (its bytes are all >= 0x80).
     *ended, rest = token.bytes.split(b"\n")

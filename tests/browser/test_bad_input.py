@@ -290,7 +290,7 @@ def test_ten_compression_trainings_at_once(browser, app_server, wait_for_app):
             corpus = "".join(f"line {i} {j}: tab {i} trains on words{i} of its own.\n"
                              for j in range(40))
             page.get_by_text(CP_TXT, exact=True).first.click()
-            page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(
+            page.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(
                 files=[{"name": f"corpus-{i}.txt", "mimeType": "text/plain",
                         "buffer": corpus.encode()}]
             )

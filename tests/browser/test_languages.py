@@ -9,6 +9,7 @@ from playwright.sync_api import Error as PlaywrightError
 from tests.browser.conftest import LAPTOP, PageLog
 from tests.shared import PAYLOAD_LINES as PAYLOADS
 from tokenizer_core.samples import MAX_PARALLEL_PAIRS, parallel_pairs
+from ui.languages import data
 from ui.languages.limits import MAX_RULER_INPUT_CHARS
 
 PLOTS = ".js-plotly-plot"
@@ -91,7 +92,7 @@ def test_a_file_at_the_pair_bound_draws_its_charts(open_app, wait_for_app, scree
              for i in range(MAX_PARALLEL_PAIRS)]  # 960,000 characters: under the file's bound
     content = ("en\tzh\n" + "\n".join(lines) + "\n").encode()
     page.get_by_text("Use your own parallel file (.tsv)").click()
-    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+    page.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzoneInput"]').set_input_files(
         {"name": "bound.tsv", "mimeType": "text/plain", "buffer": content})
     wait_for_app(page, page.get_by_text(f"bound.tsv, {MAX_PARALLEL_PAIRS:,} pairs"))
     status = page.locator('[data-testid="stExpander"]', has_text="Counted the tokens of")
@@ -217,7 +218,7 @@ def test_many_languages_heat_table_at_laptop_size(open_app, wait_for_app, screen
     page.wait_for_timeout(300)
     screenshot("languages-laptop-many-languages")
     labels = heat.locator(".ytick text").all_text_contents()
-    assert len(labels) == 10, labels  # UTF-8 bytes + nine tokenizers
+    assert len(labels) == 1 + len(data.NAMES), labels  # UTF-8 bytes + every tokenizer
     assert len(heat.locator(".xtick text").all_text_contents()) == 7  # every language but the base
     assert heat.evaluate(TITLE_OVER_LABELS_JS) == []
     page.locator('[data-testid="stDataFrame"]').first.scroll_into_view_if_needed()

@@ -113,7 +113,7 @@ def test_a_hostile_file_name_stays_text(open_app, wait_for_app, page_log):
     page = open_app(expect="Playground")
     page.get_by_text("Upload a .txt file").click()
     hostile = "![x](http://198.51.100.7/x.png)[click](javascript:alert(1)).txt"
-    page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(
+    page.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(
         files=[{"name": hostile, "mimeType": "text/plain", "buffer": b"\xff\xfe not utf-8"}]
     )
     error = page.locator('[data-testid="stAlertContentError"]').first

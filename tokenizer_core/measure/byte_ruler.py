@@ -218,7 +218,7 @@ RULER_CSS = (
     """
 .ruler { --rh: 7.2em; --n: 24; font-size: 1rem; color: #111; overflow-x: auto;
   font-family: ui-monospace, "DejaVu Sans Mono", "Noto Sans Mono CJK SC", monospace; }
-.ruler.big { font-size: 1.3rem; --rh: 7.6em; }
+.ruler.big { font-size: 1.2rem; --rh: 7.6em; }
 .ruler .rline { margin: 0 0 .9em 0; padding-bottom: .5em; border-bottom: 1px solid #ccc; }
 .ruler .rrow { display: grid; margin: 2px 0;
   grid-template-columns: var(--rh) repeat(var(--n), minmax(0, 1fr));

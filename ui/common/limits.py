@@ -12,3 +12,8 @@ MAX_UPLOADED_TOKENIZERS = 4  # tokenizer.json files one session keeps (the oldes
 MAX_PANELS = 6  # tokenizers compared at once
 MAX_LINK_DIGITS = 9  # digits of a number in a link (every number a link carries is below 10**9)
 MAX_LINK_CHOICE_CHARS = 200  # characters of a choice or a name list in a link (text: its own bound)
+# A lesson file (ui/common/lesson_file.py): one screen, or a teacher's path of several.
+MAX_LESSON_FILE_BYTES = 2_000_000  # a lesson file upload
+MAX_LESSON_STEPS = 50  # screens in one lesson file (a teacher's path)
+MAX_LESSON_PARAMS = 40  # parameters of one screen
+MAX_LESSON_VALUE_CHARS = 100_000  # one parameter's value (a page's text: the Playground's bound)

@@ -79,6 +79,7 @@ class LinkReader:
 
     params: Mapping[str, str]
     notes: list[str] = field(default_factory=list)
+    whole_text: bool = False  # a lesson file's values: text is not cut at a link's length
 
     def _note(self, name: str, value: str, why: str, used: str) -> None:
         self.notes.append(f"This link's `{name}` value “{literal(quoted(value))}” was not used: "
@@ -129,11 +130,15 @@ class LinkReader:
                               "are shown.")
         return known[:limit] or list(default)
 
-    def read_text(self, name: str, default: str, *, max_chars: int) -> str:
-        """Text as written (Streamlit has already percent-decoded it), cut at `max_chars`."""
+    def read_text(self, name: str, default: str, *, max_chars: int,
+                  file_max_chars: int | None = None) -> str:
+        """Text as written (Streamlit has already percent-decoded it), cut at `max_chars`, or
+        at `file_max_chars` (the page's own text bound) when it comes from a lesson file."""
         value = self.params.get(name)
         if not value:
             return default
+        if self.whole_text and file_max_chars is not None:
+            max_chars = file_max_chars
         if len(value) > max_chars:
             self.notes.append(f"This link's `{name}` has {len(value):,} characters; the first "
                               f"{max_chars:,} are used.")

@@ -1,18 +1,36 @@
-"""The shared sidebar: what this app is, and presentation mode for projectors."""
+"""The shared sidebar: what this app is, presentation mode for projectors, lesson tools."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from tokenizer_core.render import TOKEN_CSS
+from ui.common.lesson_plan import lesson_sidebar, open_pending
+from ui.common.page_state import PRESENT_PARAM, PRESENTATION_KEY
 
+DEFAULT_PAGE = "playground"  # the router's default page: its url_path is "" (app.py)
+# Large type for the back of the room; and what large type would otherwise clip at 1280x720
+# (tests/browser/test_presentation.py): rows of tabs, segmented controls and button labels wrap
+# onto a second line instead of scrolling or ending in "…". High contrast: captions black.
 PRESENTATION_CSS = """
 html { font-size: 20px; }
 [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.1rem; }
-[data-testid="stMetricValue"] { font-size: 2.6rem; }
+[data-testid="stMetricValue"], [data-testid="stMetricValue"] p { font-size: 2.6rem; }
+[data-testid="stMetricLabel"] p { font-size: 1.1rem; }
+[data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p { color: #222; }
+[data-testid="stMainBlockContainer"] { padding-top: 3.2rem; }
+[data-testid="stTabs"] [role="tablist"] { flex-wrap: wrap; row-gap: .3rem; }
+[data-testid="stButtonGroup"] [role="radiogroup"] { flex-wrap: wrap; row-gap: .3rem; }
+[data-testid="stButtonGroup"] [role="radiogroup"] button { flex-shrink: 0; }
+button [data-testid="stMarkdownContainer"], button [data-testid="stMarkdownContainer"] p,
+.stMarkdownEllipsis, .stMarkdownEllipsis p { white-space: normal; overflow: visible; text-overflow: clip; }
+[data-testid="stSidebarNavLink"] { height: auto; min-height: 2rem; }
+[data-testid="stSidebarNavLink"] span[label] { white-space: normal; overflow: visible; text-overflow: clip; }
 .tokview { --tok-font: 1.55rem; }
 .tokview .tok { border-color: #000; color: #000; }
 """
+# The `p` key's button is there for its keyboard shortcut only; the toggle is what people see.
+HIDDEN_SHORTCUT_CSS = ".st-key-presentation_shortcut { display: none; }"
 
 
 def ensure_routed() -> None:
@@ -32,19 +50,48 @@ def ensure_routed() -> None:
 
 
 def presentation_mode() -> bool:
-    return bool(st.session_state.get("presentation", False))
+    return bool(st.session_state.get(PRESENTATION_KEY, False))
 
 
-def sidebar() -> None:
+def _flip_presentation() -> None:
+    st.session_state[PRESENTATION_KEY] = not presentation_mode()
+
+
+def _presentation_from_link() -> None:
+    """Once per session, before the toggle exists: a link with ?present=1 opens in presentation
+    mode (so a reload, or a link handed to the class, keeps it). Afterwards the toggle wins,
+    and every link the pages write carries it (page_state.write_link)."""
+    if st.session_state.get("presentation_link_read"):
+        return
+    st.session_state["presentation_link_read"] = True
+    if st.query_params.get(PRESENT_PARAM) == "1":
+        st.session_state[PRESENTATION_KEY] = True
+
+
+def sidebar(page: str = DEFAULT_PAGE, title: str = "") -> None:
+    """`page` is the page on screen (its url_path, "" for the default) and `title` its title."""
+    page = page or DEFAULT_PAGE
+    _presentation_from_link()
+    open_pending(page)
     with st.sidebar:
         st.toggle(
             "Presentation mode",
-            key="presentation",
-            help="Large type and high contrast, for a projector at the back of a classroom.",
+            key=PRESENTATION_KEY,
+            help="Large type and high contrast, for a projector at the back of a classroom. "
+                 "Key: P (when no text box has the cursor).",
         )
+        with st.container(key="presentation_shortcut"):
+            st.button("Projector type (P)", key="presentation_key", shortcut="P",
+                      on_click=_flip_presentation)
+        lesson_sidebar(page, title or page)
         st.caption(
             "Tokenization Explorer shows how language models cut text into tokens. "
             "Everything runs on this machine: no text leaves it, nothing is downloaded."
         )
-    css = TOKEN_CSS + (PRESENTATION_CSS if presentation_mode() else "")
+    # The link says so too, on pages that write no link of their own.
+    if presentation_mode():
+        st.query_params[PRESENT_PARAM] = "1"
+    elif PRESENT_PARAM in st.query_params:
+        del st.query_params[PRESENT_PARAM]
+    css = TOKEN_CSS + HIDDEN_SHORTCUT_CSS + (PRESENTATION_CSS if presentation_mode() else "")
     st.html(f"<style>{css}</style>")

@@ -8,6 +8,7 @@ MAX_MERGES = 500  # merges one animation may ask for (the command line goes to 5
 MAX_CORPUS_CHARS = 20_000  # characters of corpus text trained on this page (about 3,000 words)
 MAX_DISTINCT_ENTRIES = 5_000  # distinct words / lines / chunks in a corpus
 MAX_UPLOAD_BYTES = 100_000  # a .txt corpus upload, before decoding
+MAX_URL_TEXT_CHARS = 1_500  # your own corpus kept in a link (a lesson file keeps all of it)
 MAX_SHOWN_ENTRIES = 150  # corpus entries drawn in the animation (the rest are counted)
 # The trace is measured as it is built, entry by entry: one long chunk stored at every step
 # (60 KB of Chinese with no spaces) once made a 229 MB message. Entries past it are counted.

@@ -5,9 +5,10 @@ returns a `Source`: plain values to key the caches on, the raw corpus (text or c
 or the reason it cannot be trained (empty text, over a bound). Nothing the user typed is ever
 replaced by an error: a bad upload (too big, not UTF-8) leaves the box as it was.
 
-The corpus, level, merges and tie-break are written into the link (`save_link`) and read back
-from it once per session by the one tolerant reader, so a link reopens the same lesson; the page
-adds the step. Every widget keeps its value while the user visits other pages (`KEEP`).
+The corpus (your own text too, when short), level, merges and tie-break are written into the
+link (`save_link`) and read back from it once per session by the one tolerant reader, so a link
+reopens the same lesson (a lesson file keeps your text whatever its length); the page adds the
+step. Every widget keeps its value while the user visits other pages (`KEEP`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import streamlit as st
 from tokenizer_core import Corpus, corpus_from_counts, corpus_from_text
 from tokenizer_core.levels import LEVELS, Level
 from tokenizer_core.samples import Preset, load_preset, presets, sample_text
-from ui.common.page_state import KEEP, first_visit
+from ui.common.page_state import KEEP, first_visit, write_link
 from ui.common.query_params import LinkReader
 from ui.common.uploads import decode_text, text_upload_ui
 from ui.merge_steps.limits import (
@@ -29,6 +30,7 @@ from ui.merge_steps.limits import (
     MAX_DISTINCT_ENTRIES,
     MAX_MERGES,
     MAX_UPLOAD_BYTES,
+    MAX_URL_TEXT_CHARS,
 )
 
 OWN = "own"
@@ -134,6 +136,8 @@ def _read_link(link: LinkReader) -> None:
     state["ms_tie"] = link.read_choice("ms_tie", ties, state["ms_tie"])
     state["ms_step"] = link.read_int("ms_step", state["ms_step"], low=0, high=MAX_MERGES,
                                      shown=f"step {state['ms_step']}")
+    state["ms_text"] = link.read_text("ms_text", state["ms_text"], max_chars=MAX_URL_TEXT_CHARS,
+                                      file_max_chars=MAX_CORPUS_CHARS)
 
 
 def save_link(step: int | None = None) -> None:
@@ -142,7 +146,13 @@ def save_link(step: int | None = None) -> None:
     state = st.session_state
     params = {"ms_source": state.get("ms_source"), "ms_level": state.get("ms_level"),
               "ms_merges": state.get("ms_merges"), "ms_tie": state.get("ms_tie"), "ms_step": step}
-    st.query_params.from_dict({k: str(v) for k, v in params.items() if isinstance(v, (str, int))})
+    whole = {}
+    text = state.get("ms_text")
+    if state.get("ms_source") == OWN and isinstance(text, str) and text:
+        whole["ms_text"] = text  # a lesson file keeps the corpus; a link, when it is short
+        if len(text) <= MAX_URL_TEXT_CHARS:
+            params["ms_text"] = text
+    write_link("merge_steps", params, whole=whole)
 
 
 def _on_source_change() -> None:

@@ -11,8 +11,8 @@ import streamlit as st
 
 from ui.common.catalog import BUILT_IN, DEFAULT_TOKENIZERS
 from ui.common.limits import MAX_PANELS
-from ui.common.page_state import first_visit
-from ui.playground.limits import MAX_URL_TEXT_CHARS
+from ui.common.page_state import first_visit, write_link
+from ui.playground.limits import MAX_TOKENIZE_CHARS, MAX_URL_TEXT_CHARS
 
 VIEWS = ("text", "ids", "bytes")
 WINDOWS = (1_024, 2_048, 4_096, 8_192, 32_768, 128_000, 200_000)
@@ -25,7 +25,8 @@ def restore(prefix: str, default_text: str) -> None:
     if link is None:
         return
     state = st.session_state
-    state[f"{prefix}_text"] = link.read_text("text", default_text, max_chars=MAX_URL_TEXT_CHARS)
+    state[f"{prefix}_text"] = link.read_text("text", default_text, max_chars=MAX_URL_TEXT_CHARS,
+                                             file_max_chars=MAX_TOKENIZE_CHARS)
     state[f"{prefix}_tokenizers"] = link.read_names("tok", BUILT_IN, list(DEFAULT_TOKENIZERS),
                                                     limit=MAX_PANELS)
     state[f"{prefix}_view"] = link.read_choice("view", {v: v for v in VIEWS}, "text")
@@ -47,5 +48,5 @@ def save(text: str, names: list[str], view: str, ws: bool, special: bool, window
     fits = len(text) <= MAX_URL_TEXT_CHARS
     if fits:
         params["text"] = text
-    st.query_params.from_dict(params)
+    write_link("playground", params, whole={"text": text})  # a lesson file keeps all of it
     return fits

@@ -6,6 +6,7 @@ MAX_QUERY_CHARS = core.MAX_REGEX_CHARS  # characters of a search (text, id, hex 
 MAX_TABLE_ROWS = 1_000  # rows of the table sent to the browser at once (one page of it)
 MAX_EXAMPLES = 20  # tokens shown for each side of a comparison, and longest tokens listed
 MAX_SPLIT_CHARS = 3_000  # characters of the pre-tokenization box (each chosen split draws them)
+MAX_URL_TEXT_CHARS = 500  # the pre-tokenization text kept in a link (a lesson file keeps it all)
 MAX_SPLITTERS = 8  # pre-splitters drawn side by side
 MAX_UNUSED_SHOWN = 200  # never-used tokens listed (longest first)
 MAX_DESIGN_UPLOAD_BYTES = 300_000  # a domain corpus uploaded for Design
