@@ -16,7 +16,7 @@ import pytest
 
 from tests.browser.conftest import WAIT_TIMEOUT_MS
 
-UPLOAD_INPUT = '[data-testid="stMain"] [data-testid="stFileUploaderDropzoneInput"]'
+UPLOAD_INPUT = '[data-testid="stFileUploaderDropzoneInput"]'  # inside its expander
 ENGLISH = "The quick brown fox jumps over the lazy dog, and the dog naps in the sun.\n"
 
 

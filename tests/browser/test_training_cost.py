@@ -12,7 +12,7 @@ import random
 from tests.browser.conftest import APP_TITLE, LAPTOP, WAIT_TIMEOUT_MS, AppServer, wait_for_app
 from tokenizer_core.bounds import MAX_HISTORY_SYMBOLS
 
-UPLOAD_INPUT = '[data-testid="stMain"] [data-testid="stFileUploaderDropzoneInput"]'
+UPLOAD_INPUT = '[data-testid="stFileUploaderDropzoneInput"]'  # inside its expander
 CHART = '[data-testid="stPlotlyChart"]'
 FIRST_LOAD_MS = 240_000  # test_compression's: a cold page trains ours and twelve HF models
 
