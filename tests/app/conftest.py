@@ -32,6 +32,16 @@ def shown(markdown: str) -> str:
     return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown).replace(WORD_JOINER, "")
 
 
+def open_link(app: AppTest, page: str, query: dict[str, str]) -> AppTest:
+    """Open `page` straight from a link (not after the Playground, which rewrites the query)."""
+    for key, value in query.items():
+        app.query_params[key] = value
+    app.switch_page(page)
+    app.run()
+    assert not app.exception, [e.value for e in app.exception]
+    return app
+
+
 def open_page(app: AppTest, page: str, query: dict[str, str] | None = None) -> AppTest:
     """Run the app, switch to `page` (a path like "pages/playground.py"), and run it."""
     for key, value in (query or {}).items():

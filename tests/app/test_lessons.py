@@ -32,8 +32,7 @@ from ui.common.page_state import PENDING_KEY, SCREEN_KEY
 from ui.merge_steps.limits import MAX_URL_TEXT_CHARS as MERGE_LINK_CHARS
 from ui.playground.limits import MAX_URL_TEXT_CHARS
 
-from .conftest import open_page
-from .test_query_params import open_link
+from .conftest import open_link, open_page
 
 PAGES = ["languages", "merge_steps", "playground"]
 

@@ -15,7 +15,7 @@ from tokenizer_core.lessons.practice import (
     quoted_code,
 )
 
-from .conftest import open_page, shown
+from .conftest import open_link, open_page, shown
 
 PAGE = "pages/practice.py"
 
@@ -23,16 +23,6 @@ PAGE = "pages/practice.py"
 def open_tab(app, tab: str):
     open_page(app, PAGE)
     app.session_state["pr_tab"] = tab
-    app.run()
-    assert not app.exception, [e.value for e in app.exception]
-    return app
-
-
-def open_link(app, query: dict[str, str]):
-    """Open the page straight from a link (not after the Playground, which rewrites it)."""
-    for key, value in query.items():
-        app.query_params[key] = value
-    app.switch_page(PAGE)
     app.run()
     assert not app.exception, [e.value for e in app.exception]
     return app
@@ -100,7 +90,7 @@ def summary(app) -> str:
 
 
 def test_masking_from_a_link_gives_that_mask(app):
-    open_link(app, {"pr_tab": "Random masking", "pr_code": "wordpiece_score",
+    open_link(app, PAGE, {"pr_tab": "Random masking", "pr_code": "wordpiece_score",
                     "pr_share": "30", "pr_seed": "4242"})
     possible = len(mask_slots(quoted_code(exercise("wordpiece_score"))))
     hidden = hidden_count(possible, 30)
@@ -121,7 +111,7 @@ def test_masking_from_a_link_gives_that_mask(app):
 
 
 def test_reshuffle_draws_a_new_seed_and_writes_it_into_the_link(app):
-    open_link(app, {"pr_tab": "Random masking", "pr_seed": "17"})
+    open_link(app, PAGE, {"pr_tab": "Random masking", "pr_seed": "17"})
     assert "seed **17**" in summary(app)
     app.button(key="pr_reshuffle").click().run()
     seed = app.number_input(key="pr_seed").value
@@ -130,7 +120,7 @@ def test_reshuffle_draws_a_new_seed_and_writes_it_into_the_link(app):
 
 
 def test_a_bad_link_value_gives_a_note_and_the_default(app):
-    open_link(app, {"pr_tab": "Random masking", "pr_share": "25", "pr_code": "nope",
+    open_link(app, PAGE, {"pr_tab": "Random masking", "pr_share": "25", "pr_code": "nope",
                     "pr_seed": "9" * 5_000})
     notes = " ".join(shown(c.body) for c in app.caption)
     assert "pr_share" in notes and "pr_code" in notes and "pr_seed" in notes
@@ -205,7 +195,7 @@ def test_the_tiny_tokenizer_runs_on_the_page(app):
 
 
 def test_a_link_opens_an_exercise_tab_and_the_link_follows_the_tab(app):
-    open_link(app, {"pr_tab": "WordPiece score"})
+    open_link(app, PAGE, {"pr_tab": "WordPiece score"})
     assert "def pair_score(" in app.code[0].value
     assert app.query_params["pr_tab"] == "WordPiece score"
     app.session_state["pr_tab"] = "Guess the count"

@@ -20,7 +20,7 @@ from ui.common.query_params import (
     quoted,
 )
 
-from .conftest import shown
+from .conftest import open_link, shown
 
 LONG_DIGITS = "9" * 5_000
 
@@ -144,16 +144,6 @@ BAD_LINKS = [
     ("pages/merge_steps.py", {"ms_level": "bytes!"}, "ms_level", "word"),
     ("pages/languages.py", {"lg_tab": "Nope"}, "lg_tab", "Byte ruler"),
 ]
-
-
-def open_link(app, page: str, query: dict[str, str]):
-    """Open `page` straight from a link (not after the Playground, which rewrites the query)."""
-    for key, value in query.items():
-        app.query_params[key] = value
-    app.switch_page(page)
-    app.run()
-    assert not app.exception, [e.value for e in app.exception]
-    return app
 
 
 def link_notes(app) -> str:
