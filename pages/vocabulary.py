@@ -5,7 +5,7 @@ import streamlit as st
 
 from ui.common import catalog
 from ui.common.page_state import KEEP, first_visit, kept_tabs, write_link
-from ui.common.shell import ensure_routed
+from ui.common.shell import ensure_routed, presentation_mode
 from ui.vocabulary import (
     data,
     design_view,
@@ -34,7 +34,8 @@ st.caption(
     "`<E4 BD>` is part of a character, `·` a space. Script classes follow Unicode's script "
     "and category properties (see tokenizer_core/measure/vocabulary.py)."
 )
-choose, size, held, gaps = st.columns([3, 1, 1, 1])
+# Large type needs wider number columns: a 6-digit count must stay on one line.
+choose, size, held, gaps = st.columns([2, 1.3, 1.3, 1.3] if presentation_mode() else [3, 1, 1, 1])
 name = choose.selectbox("Vocabulary", data.NAMES, key="vc_tokenizer", format_func=catalog.label,
                         persist_state=KEEP)
 vocab = data.table(name)

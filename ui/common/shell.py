@@ -24,6 +24,7 @@ html { font-size: 20px; }
 [data-testid="stButtonGroup"] [role="radiogroup"] button { flex-shrink: 0; }
 button [data-testid="stMarkdownContainer"], button [data-testid="stMarkdownContainer"] p,
 .stMarkdownEllipsis, .stMarkdownEllipsis p { white-space: normal; overflow: visible; text-overflow: clip; }
+[data-testid="stMetricValue"] .stMarkdownEllipsis, [data-testid="stMetricValue"] p { white-space: nowrap; }
 [data-testid="stSidebarNavLink"] { height: auto; min-height: 2rem; }
 [data-testid="stSidebarNavLink"] span[label] { white-space: normal; overflow: visible; text-overflow: clip; }
 .tokview { --tok-font: 1.55rem; }
