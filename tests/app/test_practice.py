@@ -201,3 +201,126 @@ def test_a_link_opens_an_exercise_tab_and_the_link_follows_the_tab(app):
     app.session_state["pr_tab"] = "Guess the count"
     app.run()
     assert app.query_params["pr_tab"] == "Guess the count"
+
+
+# --- nothing a student typed is lost by a visit to another page ----------------------------------
+
+PLAYGROUND = "pages/playground.py"
+
+
+def away_and_back(app) -> None:
+    """Look at the Playground, then come back to Practice (Streamlit drops every widget the
+    Playground run did not draw)."""
+    app.switch_page(PLAYGROUND).run()
+    assert app.title[0].value != "Practice"
+    app.switch_page(PAGE).run()
+    assert not app.exception, [e.value for e in app.exception]
+
+
+def mask_boxes(app) -> list:
+    return [t for t in app.text_input if t.key.startswith("pr_m_")]
+
+
+def test_masked_answers_and_the_score_survive_a_visit_to_another_page(app):
+    open_link(app, PAGE, {"pr_tab": "Random masking", "pr_code": "wordpiece_score",
+                          "pr_share": "30", "pr_seed": "4242"})
+    app.toggle(key="pr_mask_answers").set_value(True).run()
+    answers = [line.split(": ", 1)[1] for line in app.code[-1].value.splitlines()]
+    app.toggle(key="pr_mask_answers").set_value(False).run()
+    typed = ["not_it", *answers[1:]]
+    for box, text in zip(mask_boxes(app), typed):
+        box.input(text)
+    app.button(key="pr_mask_check").click().run()
+    assert metric(app, "Score") == f"{len(answers) - 1} / {len(answers)}"
+    away_and_back(app)
+    assert [b.value for b in mask_boxes(app)] == typed
+    assert "seed **4242**" in summary(app)
+    assert metric(app, "Score") == f"{len(answers) - 1} / {len(answers)}"
+    assert "blanks 1" in app.warning[0].body
+    away_and_back(app)  # and again: what came back is kept, not only what was typed
+    assert [b.value for b in mask_boxes(app)] == typed
+
+
+def test_a_recent_mask_keeps_its_answers_after_a_reshuffle(app):
+    open_link(app, PAGE, {"pr_tab": "Random masking", "pr_seed": "17"})
+    mask_boxes(app)[0].input("first mask").run()
+    app.button(key="pr_reshuffle").click().run()
+    assert all(b.value == "" for b in mask_boxes(app))  # a new mask starts empty
+    mask_boxes(app)[0].input("second mask").run()
+    away_and_back(app)
+    assert mask_boxes(app)[0].value == "second mask"
+    app.number_input(key="pr_seed").set_value(17).run()
+    assert mask_boxes(app)[0].value == "first mask"
+
+
+def test_an_answer_typed_just_before_leaving_is_kept(app):
+    open_link(app, PAGE, {"pr_tab": "Random masking", "pr_seed": "17"})
+    mask_boxes(app)[1].input("typed, then off to the Playground")  # sent with the page switch
+    away_and_back(app)
+    assert mask_boxes(app)[1].value == "typed, then off to the Playground"
+
+
+def test_reshuffling_many_times_keeps_at_most_the_bound(app):
+    from ui.practice.limits import MAX_KEPT_MASKS
+    from ui.practice.masking_view import TYPED_KEY
+
+    open_link(app, PAGE, {"pr_tab": "Random masking", "pr_seed": "17"})
+    seeds = []
+    for i in range(MAX_KEPT_MASKS + 3):
+        seeds.append(app.number_input(key="pr_seed").value)
+        mask_boxes(app)[0].input(f"answer {i}").run()
+        app.button(key="pr_reshuffle").click().run()
+    kept = app.session_state[TYPED_KEY]
+    assert len(kept) == MAX_KEPT_MASKS
+    boxes = [k for k in app.session_state if k.startswith("pr_m_")]
+    assert len(boxes) == len(mask_boxes(app))  # only the boxes on screen are widgets
+    away_and_back(app)
+    assert len(app.session_state[TYPED_KEY]) == MAX_KEPT_MASKS
+    app.number_input(key="pr_seed").set_value(seeds[-1]).run()  # the newest is kept
+    assert mask_boxes(app)[0].value == f"answer {len(seeds) - 1}"
+    app.number_input(key="pr_seed").set_value(seeds[0]).run()  # the oldest went first
+    assert mask_boxes(app)[0].value == ""
+    assert len(app.session_state[TYPED_KEY]) <= MAX_KEPT_MASKS
+
+
+def test_one_students_masked_answers_never_reach_another(app):
+    from streamlit.testing.v1 import AppTest
+
+    from ui.practice.masking_view import TYPED_KEY
+
+    from .conftest import REPO, TIMEOUT_S
+
+    query = {"pr_tab": "Random masking", "pr_seed": "4242"}
+    open_link(app, PAGE, query)
+    mask_boxes(app)[0].input("secret_mask_xyz").run()
+    app.button(key="pr_mask_check").click().run()
+    other = AppTest.from_file(str(REPO / "app.py"), default_timeout=TIMEOUT_S)
+    open_link(other, PAGE, query)
+    assert "seed **4242**" in summary(other)
+    assert [b.value for b in mask_boxes(other)] == [""] * len(mask_boxes(app))
+    assert not other.session_state.get(TYPED_KEY) and not other.metric
+    assert "secret_mask_xyz" not in repr(other.session_state.to_dict())
+
+
+def test_exercise_answers_and_their_verdicts_survive_a_visit_to_another_page(app):
+    open_page(app, PAGE)
+    app.text_input(key="pr_bpe_trainer_2").input("count + pair_counts.get(pair, 0)").run()
+    app.text_input(key="pr_bpe_trainer_3").input("max(pair_counts)").run()
+    away_and_back(app)
+    assert app.text_input(key="pr_bpe_trainer_2").value == "count + pair_counts.get(pair, 0)"
+    assert app.text_input(key="pr_bpe_trainer_3").value == "max(pair_counts)"
+    assert [s.body for s in app.success] == ["Correct!"]
+    assert metric(app, "Blanks right") == "1 / 4"
+
+
+def test_a_guess_and_its_own_text_survive_a_visit_to_another_page(app):
+    open_link(app, PAGE, {"pr_tab": "Guess the count"})  # a tab chosen as a click would keep it
+    app.selectbox(key="pr_tok").set_value("o200k_base").run()
+    app.segmented_control(key="pr_source").set_value("own").run()
+    app.text_area(key="pr_own_text").input("a text of my own").run()
+    app.number_input(key="pr_guess").set_value(7).run()
+    away_and_back(app)
+    assert app.selectbox(key="pr_tok").value == "o200k_base"
+    assert app.segmented_control(key="pr_source").value == "own"
+    assert app.text_area(key="pr_own_text").value == "a text of my own"
+    assert app.number_input(key="pr_guess").value == 7

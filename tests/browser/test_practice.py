@@ -1,6 +1,7 @@
 """The Practice page in a real Chromium at 1280x720: a typed answer is marked correct, the
-masking seed from a link is shown and Reshuffle changes it (and the link), and revealing a
-guess draws the coloured tokens. Screenshots land in screenshots/."""
+masking seed from a link is shown and Reshuffle changes it (and the link), answers typed into
+the masked code are still there after a visit to the Playground, and revealing a guess draws
+the coloured tokens. Screenshots land in screenshots/."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 from tests.browser.conftest import LAPTOP, AppServer, wait_for_app
 from tests.browser.test_links import PROBE_404
+from tests.browser.test_page_state import go_to
 from tests.shared import tiktoken_encoding
 from tokenizer_core.lessons.practice import guess_texts
 
@@ -73,6 +75,33 @@ def test_masking_seed_from_the_link_and_reshuffle(page, page_log, app_server, sc
     seed = re.search(r"seed (\d+)", summary.inner_text()).group(1)
     assert seed != "1234"
     page.wait_for_function(f"() => location.search.includes('pr_seed={seed}')")
+
+
+def test_masked_answers_survive_a_visit_to_the_playground(page, page_log, app_server,
+                                                         screenshot) -> None:
+    _open_link(page, page_log, app_server, "pr_tab=Random+masking&pr_share=30&pr_seed=4242")
+    typed = {"1": "first answer", "2": "second answer", "3": "third answer"}
+    for label, text in typed.items():
+        box = page.get_by_label(label, exact=True)
+        box.fill(text)
+        box.press("Enter")
+        wait_for_app(page)
+    page.get_by_role("button", name="Check answers").click()
+    score = page.locator('[data-testid="stMetric"]', has_text="Score")
+    wait_for_app(page, score)
+    checked = score.inner_text()
+    go_to(page, wait_for_app, "Playground")
+    assert page.get_by_label("1", exact=True).count() == 0
+    go_to(page, wait_for_app, "Practice")
+    page.locator("p", has_text="seed 4242").wait_for()
+    for label, text in typed.items():
+        assert page.get_by_label(label, exact=True).input_value() == text
+    assert page.get_by_label("4", exact=True).input_value() == ""
+    assert score.inner_text() == checked  # the score of the Check before the visit
+    page.get_by_label("1", exact=True).scroll_into_view_if_needed()
+    _shot(screenshot, "practice-masking-kept")
+    score.scroll_into_view_if_needed()
+    _shot(screenshot, "practice-masking-kept-score")
 
 
 def test_reveal_draws_the_coloured_tokens(page, page_log, app_server, screenshot) -> None:

@@ -2,9 +2,18 @@
 
 The seed is the whole mask: a teacher reads it out (or hands out the link, which holds it) and
 every student gets the same blanks. Reshuffle draws a new seed for this session only.
-The answer boxes are keyed by (code, share, seed), so a new mask starts with empty boxes; they
-are not kept across a visit to another page (unlike the page's other widgets), or every
-reshuffle would leave its boxes in the session for good.
+The answer boxes are keyed by (code, share, seed, blank), so a new mask starts with empty boxes.
+
+What a student typed is never lost to a visit to another page: Streamlit drops the value of
+every widget a run does not draw, and `persist_state=KEEP` would keep every box of every mask
+ever drawn, so each reshuffle would leave its boxes in the session for good. Instead the typed
+answers live in one plain dict this module owns, `pr_mask_typed` {mask id: {blank: text}}, and
+the boxes are filled from it whenever they come back (after a page switch, or when the seed of
+an earlier mask is typed again). It holds the mask on screen and the few last ones typed into,
+`MAX_KEPT_MASKS` in all; past that the oldest goes. The last Check's score (`pr_mask_result`)
+is a plain key too, so it is still shown on return.
+
+Leaves out: keeping answers beyond the session (nothing is written to disk).
 """
 
 from __future__ import annotations
@@ -22,9 +31,11 @@ from tokenizer_core.lessons.practice import (
     quoted_code,
 )
 from ui.common.page_state import KEEP
-from ui.practice.limits import MAX_MASK_ANSWER_CHARS, MAX_SEED
+from ui.practice.limits import MAX_KEPT_MASKS, MAX_MASK_ANSWER_CHARS, MAX_SEED
 
-RESULT_KEY = "pr_mask_result"  # ((exercise id, share, seed), (True/False per blank, ...))
+MaskId = tuple[str, int, int]  # (exercise id, share, seed): everything that decides a mask
+RESULT_KEY = "pr_mask_result"  # (mask id, (True/False per blank, ...)) of the last Check
+TYPED_KEY = "pr_mask_typed"  # {mask id: {blank number: answer typed}}, the newest mask last
 COLUMNS = 4  # answer boxes per row
 
 
@@ -54,11 +65,52 @@ def masked(exercise_id: str, share: int, seed: int, _exercise: Exercise) -> Mask
     return mask_code(quoted_code(_exercise), share, seed)
 
 
-def _box_key(mask_id: tuple[str, int, int], n: int) -> str:
+def _box_key(mask_id: MaskId, n: int) -> str:
     return "pr_m_{}_{}_{}_{}".format(*mask_id, n)
 
 
-def _check(mask_id: tuple[str, int, int], mask: Mask) -> None:
+def _typed() -> dict[MaskId, dict[int, str]]:
+    return st.session_state.setdefault(TYPED_KEY, {})
+
+
+def _keep_newest(typed: dict[MaskId, dict[int, str]], mask_id: MaskId) -> None:
+    """Move `mask_id` to the end (dicts keep insertion order), then drop the oldest past the
+    bound: the mask on screen is never the one dropped."""
+    if mask_id in typed:
+        typed[mask_id] = typed.pop(mask_id)
+    while len(typed) > MAX_KEPT_MASKS:
+        del typed[next(iter(typed))]
+
+
+def _keep_answer(mask_id: MaskId, n: int) -> None:
+    """A box's on_change: copy its text into the dict this module owns.
+
+    subtle: a callback, not a copy made while drawing, because a student may type and click
+    another page at once; that run draws the other page, but the changed box's callback still
+    runs first."""
+    text = st.session_state.get(_box_key(mask_id, n)) or ""
+    typed = _typed()
+    answers = typed.setdefault(mask_id, {})
+    if text:
+        answers[n] = text
+    else:
+        answers.pop(n, None)
+    if not answers:  # an emptied mask takes no room
+        del typed[mask_id]
+    _keep_newest(typed, mask_id)
+
+
+def _restore_boxes(mask_id: MaskId, count: int) -> None:
+    """Put the kept answers back into boxes Streamlit dropped, before the boxes are drawn."""
+    typed = _typed()
+    _keep_newest(typed, mask_id)
+    for n, text in typed.get(mask_id, {}).items():
+        key = _box_key(mask_id, n)
+        if n <= count and key not in st.session_state:
+            st.session_state[key] = text
+
+
+def _check(mask_id: MaskId, mask: Mask) -> None:
     answers = [st.session_state.get(_box_key(mask_id, n)) or ""
                for n in range(1, len(mask.hidden) + 1)]
     marks = tuple(check_token(a, slot) for a, slot in zip(answers, mask.hidden))
@@ -86,13 +138,16 @@ def masking_section(exercises: dict[str, Exercise]) -> None:
                 f"**{int(seed)}**")
     code_column, answers_column = st.columns([3, 2])
     code_column.code(mask.code, language="python", line_numbers=True, wrap_lines=True)
+    _restore_boxes(mask_id, len(mask.hidden))
     with answers_column:
         for start in range(0, len(mask.hidden), COLUMNS):
             row = st.columns(COLUMNS)
             for offset, _slot in enumerate(mask.hidden[start:start + COLUMNS]):
                 n = start + offset + 1
+                # no persist_state: _restore_boxes brings the text back, for a bounded few masks
                 row[offset].text_input(f"{n}", key=_box_key(mask_id, n),
-                                       max_chars=MAX_MASK_ANSWER_CHARS)
+                                       max_chars=MAX_MASK_ANSWER_CHARS,
+                                       on_change=_keep_answer, args=(mask_id, n))
         st.button("Check answers", key="pr_mask_check", type="primary", on_click=_check,
                   args=(mask_id, mask))
     result = st.session_state.get(RESULT_KEY)
