@@ -4,19 +4,23 @@ windows over long text, and batches that waste less padding."""
 import streamlit as st
 
 from ui.common import catalog
-from ui.common.page_state import KEEP, first_visit, kept_tabs, write_link
+from ui.common.page_state import KEEP, kept_tabs
 from ui.common.query_params import show_link_notes
 from ui.common.shell import ensure_routed
 from ui.sequences import batching, chat, inputs, windows
 from ui.sequences.bands import BAND_CSS
 from ui.sequences.grid import GRID_CSS
-
-TABS = ["Model input", "Long text", "Batching", "Chat templates"]
+from ui.sequences.link import TABS, read_link, save_link
+from ui.sequences.markers import MARKER_CSS
 
 ensure_routed()
-link = first_visit("sequences")  # once per session; afterwards the session's own tab wins
-first_tab = link.read_choice("sq_tab", {t: t for t in TABS}, TABS[0]) if link else None
-st.html(f"<style>{GRID_CSS}{BAND_CSS}</style>")
+inputs.init_state()
+windows.init_state()
+batching.init_state()
+chat.init_state()
+st.session_state.setdefault("sq_tokenizer", "gpt2")
+first_tab = read_link()  # once per session, or from a lesson file; then the session's own values win
+st.html(f"<style>{GRID_CSS}{BAND_CSS}{MARKER_CSS}</style>")
 st.title("Sequences")
 st.caption(
     "A model does not read one text: it reads a batch of rows of the same length. Special tokens "
@@ -24,18 +28,13 @@ st.caption(
     "and the attention mask tells the model which positions are padding."
 )
 show_link_notes("sequences")
-inputs.init_state()
-windows.init_state()
-batching.init_state()
-chat.init_state()
-st.session_state.setdefault("sq_tokenizer", "gpt2")
 name = st.selectbox("Tokenizer", list(catalog.BUILT_IN), key="sq_tokenizer",
                     format_func=catalog.label, persist_state=KEEP,
                     help="\n\n".join(f"**{catalog.label(n)}**: {catalog.DESCRIPTIONS[n]}"
                                      for n in catalog.BUILT_IN))
 
 input_tab, long_tab, batch_tab, chat_tab = kept_tabs(TABS, "sq_tab", first_tab)
-write_link("sequences", {"sq_tab": st.session_state["sq_tab"]})  # in the link: ?sq_tab=Batching
+save_link()  # every tab's knobs, before the slow parts: a link copied mid-run holds them
 with input_tab:
     if input_tab.open:
         inputs.model_input_section(catalog.get(name))

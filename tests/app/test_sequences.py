@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import re
 
+import pytest
+from hypothesis import given
+from hypothesis import strategies as hs
+
 from tests.shared import tiktoken_encoding
 from tokenizer_core.measure.sequences_batches import bucketed_batches, naive_batches
 from tokenizer_core.samples import sample_text
 
-from .conftest import open_page
+from .conftest import open_link, open_page
 
 PAGE = "pages/sequences.py"
 
@@ -255,10 +259,214 @@ def test_each_model_s_own_chat_format_costs_what_its_own_tokenizer_says(app):
         expected = count_own(load_tokenizer(own.model), frame(messages, own.fmt), own.fmt)
         assert table["tokens"][row] == expected.total and table["framing"][row] == expected.framing
         assert table["framing per message"][row] == expected.framing / 3
-    assert "<|start_header_id|> 128006" in table["markers (their ids)"][0]
-    assert "[INST] 3" in table["markers (their ids)"][3]
+    # the markers and their ids are chips under the table, one line per model (they wrap)
+    marks = re.findall(r'<div class="mrow"><span class="mmodel">([^<]*)</span>(.*?)</div>', html(app))
+    chips = {model: re.findall(r'<span class="mt">([^<]*)</span><span class="mid">(\d+)</span>', row)
+             for model, row in marks}
+    assert list(chips) == list(table["model"])
+    assert ("&lt;|start_header_id|&gt;", "128006") in chips["Llama 3"]  # Meta's id for it
+    assert ("[INST]", "3") in chips["Mistral Nemo"]
     assert "&lt;|start_header_id|&gt;" in html(app)  # Llama 3's tokens drawn first
     assert any("Built with Meta Llama 3" in c.value for c in app.caption)
     app.radio(key="sq_c_own").set_value("deepseek-v4").run()
     assert "&lt;｜User｜&gt;" in html(app) and not app.exception
     assert not any("Built with Meta Llama 3" in c.value for c in app.caption)
+
+
+# --- the whole screen in its link, and in a lesson file -------------------------------------------
+
+ESSAY = ("Links keep a lesson.\n\nA teacher sends one link; the class opens the same screen, "
+         "every knob where it was left. Windows end at paragraphs, then sentences.\n\n"
+         "A second paragraph gives the windows somewhere to stop.")
+LINK = {
+    "sq_tab": "Model input", "sq_tokenizer": "cl100k_base",
+    "sq_preset": "Sentence pairs (a classifier)",
+    "sq_a": "Links keep the whole screen of a lesson, every knob of it.\nShort one.",
+    "sq_b": "A second part.", "sq_template": "<cls> A <sep> B <sep>", "sq_padding": "max_length",
+    "sq_allow": "1", "sq_specials": "<cls>,<sep>,<pad>", "sq_own": "<|user|>",
+    "sq_max_length": "12", "sq_truncate": "1", "sq_strategy": "only_first", "sq_side": "left",
+    "sq_ids": "1", "sq_mask_row": "2", "sq_attention": "causal",
+    "sq_w_source": "Your own text", "sq_w_text": ESSAY, "sq_w_length": "40", "sq_w_stride": "8",
+    "sq_w_mode": "boundaries",
+    "sq_b_corpus": "Chinese", "sq_b_size": "8", "sq_b_width": "4", "sq_b_max_tokens": "500",
+    "sq_c_system": "Answer in one line.", "sq_c_user": "Why pad a batch?",
+    "sq_c_assistant": "So every row has the same length.", "sq_c_tags": "<sys>, <usr>, <bot>, <end>",
+    "sq_c_format": "Llama 3", "sq_c_price": "2.5", "sq_c_own": "mistral-nemo",
+}
+
+
+def id_rows(app) -> list[list[int]]:
+    return [[int(x) for x in re.findall(r">(\d+)</td>", row)]
+            for row in re.findall(r'<tr class="toks">(.*?)</tr>', html(app))]
+
+
+def test_a_link_with_every_setting_reopens_that_screen(app):
+    from tokenizer_core.samples import corpus_text
+
+    open_link(app, PAGE, LINK)
+    assert not any("This link's" in c.value for c in app.caption), "every value was usable"
+    # the values land in the widgets ...
+    assert app.selectbox(key="sq_tokenizer").value == "cl100k_base"
+    assert app.selectbox(key="sq_preset").value == "Sentence pairs (a classifier)"
+    assert app.text_area(key="sq_a").value == LINK["sq_a"]
+    assert app.text_area(key="sq_b").value == "A second part."
+    assert app.multiselect(key="sq_specials").value == ["<cls>", "<sep>", "<pad>"]
+    assert app.text_input(key="sq_own").value == "<|user|>"
+    assert app.number_input(key="sq_max_length").value == 12
+    assert app.selectbox(key="sq_strategy").value == "only_first"
+    assert app.radio(key="sq_side").value == "left" and app.toggle(key="sq_ids").value
+    assert app.selectbox(key="sq_mask_row").value == 2 and app.radio(key="sq_attention").value == "causal"
+    # ... and the grid is cl100k's ids, cut to 12 from the first part only, padded on the left
+    cl100k = tiktoken_encoding("cl100k_base")
+    first, second = (cl100k.encode_ordinary(t) for t in ("Links keep the whole screen of a lesson, "
+                                                           "every knob of it.", "A second part."))
+    rows = id_rows(app)
+    assert [len(r) for r in rows] == [12, 12]
+    cls, sep = rows[0][0], rows[0][12 - len(second) - 2]
+    assert rows[0] == [cls, *first[:12 - 3 - len(second)], sep, *second, sep]
+    short = [cls, *cl100k.encode_ordinary("Short one."), sep]
+    pad = rows[1][0]
+    assert pad not in (cls, sep) and rows[1] == [pad] * (12 - len(short)) + short
+    # the link the page writes back is the link it was opened with
+    assert {k: app.query_params.get(k) for k in LINK} == LINK
+
+    app.session_state["sq_tab"] = "Long text"
+    app.run()
+    assert app.radio(key="sq_w_source").value == "Your own text"
+    assert app.text_area(key="sq_w_text").value == ESSAY
+    assert app.number_input(key="sq_w_length").value == 40 and app.radio(key="sq_w_mode").value == "boundaries"
+    assert any("windows of at most 40 tokens, up to 8 tokens overlap" in m.value for m in app.markdown)
+    table = next(d.value for d in app.dataframe if "ends at" in d.value.columns)
+    assert table["to"].iloc[-1] == len(cl100k.encode_ordinary(ESSAY))  # cl100k's count, not GPT-2's
+    assert "paragraph" in set(table["ends at"])
+
+    app.session_state["sq_tab"] = "Batching"
+    app.run()
+    assert app.radio(key="sq_b_corpus").value == "Chinese"
+    lengths = [len(cl100k.encode_ordinary(line)) for line in corpus_text("chinese").split("\n")
+               if line.strip()]
+    metrics = {m.label: m.value for m in app.metric}
+    assert metrics["Padding, in order"] == f"{naive_batches(lengths, 8).waste:.1%}"
+    assert metrics["Padding, bucketed"] == f"{bucketed_batches(lengths, 8, 4, 500).waste:.1%}"
+
+    app.session_state["sq_tab"] = "Chat templates"
+    app.run()
+    assert not app.exception, [e.value for e in app.exception]
+    assert app.text_area(key="sq_c_user").value == "Why pad a batch?"
+    assert app.text_input(key="sq_c_tags").value == "<sys>, <usr>, <bot>, <end>"
+    assert app.radio(key="sq_c_format").value == "Llama 3"
+    assert app.radio(key="sq_c_own").value == "mistral-nemo"
+    assert app.number_input(key="sq_c_price").value == 2.5
+    assert any("per 1,000 conversations" in d.value.columns for d in app.dataframe)
+    assert "Why" in html(app)  # the link's conversation is the one framed and drawn
+    assert "[INST]" in html(app)  # Mistral Nemo's own format drawn, not Llama 3's (the default)
+
+
+def test_bad_values_in_a_link_are_notes_and_the_defaults(app):
+    from ui.sequences.limits import MAX_URL_TEXT_CHARS
+
+    bad = {"sq_tab": "Batching", "sq_tokenizer": "gpt5", "sq_max_length": "99999999",
+           "sq_w_stride": "-3", "sq_c_price": "1e9", "sq_specials": "<bos>,<nope>",
+           "sq_ids": "yes", "sq_b_corpus": "Uploaded: secrets.txt", "sq_template": "<script>",
+           "sq_b_size": "٣", "sq_a": "x" * (MAX_URL_TEXT_CHARS + 50)}
+    open_link(app, PAGE, bad)
+    state = app.session_state
+    assert app.selectbox(key="sq_tokenizer").value == "gpt2"
+    assert state["sq_max_length"] == 24 and state["sq_w_stride"] == 16 and state["sq_c_price"] == 0.0
+    assert state["sq_specials"] == ["<bos>"] and state["sq_ids"] is False
+    assert state["sq_template"] == "<bos> A <eos>" and state["sq_b_size"] == 32
+    assert app.radio(key="sq_b_corpus").value == "Python's documentation"
+    assert state["sq_a"] == "x" * MAX_URL_TEXT_CHARS
+    notes = " ".join(c.value for c in app.caption).replace("\\", "")
+    for key in ("sq_tokenizer", "sq_max_length", "sq_w_stride", "sq_c_price", "<nope>", "sq_ids",
+                "sq_b_corpus", "sq_template", "sq_b_size", "sq_a"):
+        assert key in notes, key
+    assert "<script>" not in html(app)
+
+
+def test_the_link_holds_what_the_widgets_were_changed_to(app):
+    open_tab(app, "Model input")
+    app.selectbox(key="sq_tokenizer").set_value("o200k_base").run()
+    app.number_input(key="sq_max_length").set_value(9).run()
+    app.radio(key="sq_side").set_value("left").run()
+    app.multiselect(key="sq_specials").set_value(["<bos>", "<eos>", "<pad>", "<zh>"]).run()
+    app.text_area(key="sq_b").set_value("Paired.").run()
+    app.session_state["sq_tab"] = "Long text"
+    app.run()
+    app.number_input(key="sq_w_length").set_value(64).run()
+    app.radio(key="sq_w_mode").set_value("boundaries").run()
+    link = app.query_params
+    assert link["sq_tab"] == "Long text" and link["sq_tokenizer"] == "o200k_base"
+    assert link["sq_max_length"] == "9" and link["sq_side"] == "left"
+    assert link["sq_specials"] == "<bos>,<eos>,<pad>,<zh>" and link["sq_b"] == "Paired."
+    assert link["sq_w_length"] == "64" and link["sq_w_mode"] == "boundaries"
+
+
+def test_a_lesson_file_keeps_a_text_too_long_for_the_link(app):
+    from ui.common.lesson_file import Step, dump_lesson, load_lesson
+    from ui.common.lesson_plan import app_pages
+    from ui.common.page_state import PENDING_KEY, SCREEN_KEY
+    from ui.sequences.limits import MAX_URL_TEXT_CHARS
+
+    long_text = "A paragraph a teacher wrote for the class, too long for any link.\n\n" * 20
+    assert len(long_text) > MAX_URL_TEXT_CHARS
+    open_tab(app, "Long text")
+    app.radio(key="sq_w_source").set_value("Your own text").run()
+    app.text_area(key="sq_w_text").set_value(long_text).run()
+    app.number_input(key="sq_w_length").set_value(50).run()
+    assert "sq_w_text" not in app.query_params, "too long for the link"
+    screen = app.session_state[SCREEN_KEY]
+    assert screen["page"] == "sequences" and screen["params"]["sq_w_text"] == long_text
+    # saved as a file and opened again (the sidebar's download and upload do exactly this)
+    step, = load_lesson(dump_lesson([Step("sequences", "Sequences", screen["params"])]).encode(),
+                        app_pages())
+    # the class moves things about; the lesson step puts them back, tab included
+    app.text_area(key="sq_w_text").set_value("Something else.").run()
+    app.session_state["sq_tab"] = "Batching"
+    app.run()
+    app.session_state[PENDING_KEY] = step
+    app.run()
+    assert not app.exception, [e.value for e in app.exception]
+    assert app.session_state["sq_tab"] == "Long text"
+    assert app.text_area(key="sq_w_text").value == long_text
+    assert app.number_input(key="sq_w_length").value == 50
+    n = len(tiktoken_encoding("gpt2").encode_ordinary(long_text))
+    assert any(f"of the {n:,} tokens" in m.value for m in app.markdown)
+
+
+def test_a_lesson_file_brings_its_uploaded_batching_corpus(app):
+    from ui.common.lesson_file import Step
+    from ui.common.page_state import PENDING_KEY, SCREEN_KEY
+
+    corpus = "\n".join(f"Line {k} of a corpus uploaded in class." for k in range(30))
+    step = Step("sequences", "Sequences", {"sq_tab": "Batching", "sq_b_upload_text": corpus,
+                                           "sq_b_upload_name": "class.txt",
+                                           "sq_b_corpus": "Uploaded: class.txt"})
+    open_page(app, "pages/playground.py")
+    app.session_state[PENDING_KEY] = step
+    app.run()
+    assert not app.exception, [e.value for e in app.exception]
+    assert app.radio(key="sq_b_corpus").value == "Uploaded: class.txt"
+    assert {m.label: m.value for m in app.metric}["Lines"] == "30"
+    assert app.session_state[SCREEN_KEY]["params"]["sq_b_upload_text"] == corpus
+    assert "sq_b_upload_text" not in app.query_params
+
+
+@given(hs.floats(0, 1_000))
+def test_a_price_written_into_a_link_reads_back_to_four_decimals(price):
+    from ui.sequences.limits import MAX_PRICE
+    from ui.sequences.link import link_value, parse_price
+
+    assert MAX_PRICE == 1_000
+    written = link_value(price)
+    assert isinstance(written, str) and len(written) <= 9
+    assert parse_price(written) == round(price, 4)
+
+
+@pytest.mark.parametrize("value", ["-1", "1e3", "2,5", "1.2.3", ".", "", "1001", "٣", "0x10",
+                                   "1" * 10, "nan", "inf"])
+def test_a_price_the_page_never_writes_is_refused(value):
+    from ui.sequences.link import parse_price
+
+    with pytest.raises(ValueError):
+        parse_price(value)

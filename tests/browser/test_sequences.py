@@ -4,7 +4,12 @@ the batching chart draws, injection payloads stay text; screenshots land in scre
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
+import pytest
+
 from tests.browser.conftest import LAPTOP
+from tests.browser.test_links import PROBE_404
 from tests.shared import PAYLOAD_LINES as PAYLOADS
 from ui.sequences.limits import MAX_BATCH_ROWS
 
@@ -141,3 +146,45 @@ def test_each_models_own_chat_format_draws_its_markers_as_special_tokens(open_ap
     wait_for_app(page, page.locator(".tokview").nth(1).locator(".tok", has_text="<｜User｜>"))
     assert page.locator(".tokview").nth(1).locator(".special").first.inner_text() == (
         "<｜begin▁of▁sentence｜>")
+
+
+# A chat screen sent as a link: the tokenizer, the conversation, the formats shown, a price.
+CHAT_LINK = {"sq_tab": "Chat templates", "sq_tokenizer": "cl100k_base",
+             "sq_c_user": "Can a link hold this whole screen?", "sq_c_format": "Llama 3",
+             "sq_c_own": "deepseek-v4", "sq_c_price": "2.5"}
+# Is an element wider than its box (its content cut or scrolled sideways)?
+CUT_JS = "e => e.scrollWidth > e.clientWidth + 1"
+
+
+@pytest.mark.parametrize("present", ["", "1"], ids=["plain", "present"])
+def test_a_chat_link_reopens_its_screen_and_the_markers_fit_at_1280(page, page_log, app_server,
+                                                                    wait_for_app, screenshot,
+                                                                    present) -> None:
+    """The link's settings land in the widgets, and each model's chat markers, once a table
+    column cut at 1280 px, wrap as chips inside the page, in presentation mode too."""
+    page_log.allow_console_error(PROBE_404)  # a page's own URL: streamlit/streamlit#7074
+    page.set_viewport_size(LAPTOP)
+    query = {**CHAT_LINK, **({"present": present} if present else {})}
+    page.goto(f"{app_server.url}/sequences?{urlencode(query)}")
+    # the price's cost table comes last, after five tokenizers load: the run is over
+    wait_for_app(page, page.get_by_test_id("stDataFrame").nth(2), timeout_ms=60_000)
+    assert page.get_by_role("heading", name="Each model's own format, with its own tokenizer").is_visible()
+    assert page.get_by_role("tab", name="Chat templates").get_attribute("aria-selected") == "true"
+    assert page.get_by_role("textbox", name="User", exact=True).input_value() == CHAT_LINK["sq_c_user"]
+    assert page.get_by_role("spinbutton", name="Price per million").input_value() == "2.50"
+    own_view = page.locator(".tokview").nth(1)
+    own_view.locator(".tok", has_text="<｜User｜>").first.wait_for(state="visible")  # DeepSeek's
+    marks = page.locator(".sqmarks")
+    rows = marks.locator(".mrow")
+    assert rows.count() == 5
+    assert rows.first.locator(".mt").all_inner_texts()[:2] == ["<|begin_of_text|>", "<|start_header_id|>"]
+    assert not marks.evaluate(CUT_JS) and not any(r.evaluate(CUT_JS) for r in rows.all())
+    right = marks.bounding_box()["x"] + marks.bounding_box()["width"]
+    for chip in marks.locator(".mk").all():  # every chip whole, inside the window and the column
+        box = chip.bounding_box()
+        assert box["x"] + box["width"] <= min(right, LAPTOP["width"]) + 1, chip.inner_text()
+    # the per-model table (the second of the tab's tables) is drawn on a canvas: its scroller
+    scroller = page.get_by_test_id("stDataFrame").nth(1).locator(".dvn-scroller").first
+    assert not scroller.evaluate(CUT_JS), "the per-model table fits without scrolling sideways"
+    marks.evaluate("e => e.scrollIntoView({block: 'end'})")  # the table just above the markers
+    screenshot(f"sequences-chat-link{'-present' if present else ''}")

@@ -27,6 +27,7 @@ from ui.common import catalog
 from ui.common.page_state import KEEP
 from ui.common.safe_text import literal
 from ui.sequences.limits import MAX_CHAT_MESSAGE_CHARS, MAX_PRICE
+from ui.sequences.markers import marker_html
 
 ROLES = ("system", "user", "assistant")
 DEFAULTS: dict[str, object] = {
@@ -124,7 +125,7 @@ def _own_formats(messages: list[Message]) -> None:
     """Each open model's own chat format, encoded by that model's own tokenizer: every marker is
     one of its special tokens, so it costs one id, the model's own."""
     st.subheader("Each model's own format, with its own tokenizer")
-    rows, framed = [], {}
+    rows, framed, markers = [], {}, []
     for own in OWN_FORMATS:
         tokenizer = catalog.get(own.model)
         try:
@@ -133,17 +134,20 @@ def _own_formats(messages: list[Message]) -> None:
             st.error(literal(f"{OPEN_MODELS[own.model].label}: {error}"), icon="⚠️")
             continue
         framed[own.model] = counted
-        ids = marker_ids(tokenizer, own.fmt)
+        label = OPEN_MODELS[own.model].label
+        markers.append((label, marker_ids(tokenizer, own.fmt)))
         rows.append({
-            "model": OPEN_MODELS[own.model].label, "format": own.fmt.name,
+            "model": label, "format": own.fmt.name,
             "tokens": counted.total, "content": counted.tokens_of("content"),
             "framing": counted.framing, "framing per message": counted.framing_per_message,
-            "markers (their ids)": "  ".join(f"{m} {ids[m]}" for m in own.fmt.specials),
         })
     if not rows:
         return
     st.dataframe(pd.DataFrame(rows), hide_index=True, column_config={
         "framing per message": st.column_config.NumberColumn(format="%.1f")})
+    # The markers wrap as chips under the table: in a table column they ran off its edge.
+    st.markdown("**Each format's markers, and their ids**")
+    st.html(marker_html(markers))
     st.caption(
         "Every marker above is one of the model's own tokens, one id each (the ids shown are the "
         "tokenizer's; DeepSeek's role markers are added tokens its tokenizer.json does not mark "

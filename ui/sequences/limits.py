@@ -17,3 +17,4 @@ MAX_CHAT_MESSAGE_CHARS = 2_000  # characters of each message of the chat
 MAX_BUCKET_WIDTH = 1_000  # tokens of one length bucket
 MAX_TOKENS_PER_BATCH = 1_000_000  # the "max tokens per batch" knob
 MAX_PRICE = 1_000  # price per million input tokens the page accepts
+MAX_URL_TEXT_CHARS = 500  # each text box kept in a link (a lesson file keeps all of it)
