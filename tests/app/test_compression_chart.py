@@ -12,7 +12,7 @@ from ui.compression.frames import CURVE_COLUMNS, FAMILY_LABELS, FAMILY_NAMES
 CORPORA = {"english": "English", "chinese": "Chinese", "code": "Code"}
 REFERENCES = {"gpt2": 50_257, "cl100k_base": 100_277, "o200k_base": 200_019, "llama3": 128_256,
               "qwen2.5": 151_665, "mistral-nemo": 131_072, "mistral-7b": 32_000,
-              "deepseek-v4": 129_280}
+              "deepseek-v4": 129_280, "bert-base-uncased": 30_522}
 
 
 def test_the_chart_knows_every_reference_tokenizer_the_store_measures():

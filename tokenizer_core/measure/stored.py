@@ -31,11 +31,13 @@ from ..reference.tiktoken_encodings import TiktokenTokenizer, tiktoken_tokenizer
 from ..samples import corpus_text, english_reference_corpus
 from . import compression, quality
 from .compression import BYTE_VOCAB, CompressionCurve, HeldOutSplit, split_held_out
-from .metrics import TextStats, text_stats, word_set
+from .metrics import TextStats, char_coverage, text_stats, word_set
 from .quality import HFFamily, HFPoint, Quality
 
 Progress = Callable[[int, int], None]
-ReferencePoint = tuple[str, int, TextStats]  # (tokenizer name, vocab size, held-out counts)
+# (tokenizer name, vocab size, held-out counts, share of held-out characters hidden in the
+# unknown token: 0 for byte-level models, not for BERT, whose [UNK] swallows whole words)
+ReferencePoint = tuple[str, int, TextStats, float]
 # The real tokenizers the page sets beside ours, by registry name: the one list the points, the
 # quality rows, the store's keys and the page's labels all come from.
 REFERENCE_TOKENIZERS: tuple[str, ...] = (*ENCODING_NAMES, *OPEN_MODELS)
@@ -153,11 +155,11 @@ def hf_stored(family: HFFamily, text: str, held_out_pct: int, sizes: tuple[int, 
 
 
 def _references_to_json(points: list[ReferencePoint]) -> str:
-    return json.dumps([[name, size, asdict(stats)] for name, size, stats in points])
+    return json.dumps([[name, size, asdict(stats), hidden] for name, size, stats, hidden in points])
 
 
 def _references_from_json(payload: str) -> list[ReferencePoint]:
-    return [(name, size, _stats(stats)) for name, size, stats in json.loads(payload)]
+    return [(name, size, _stats(stats), hidden) for name, size, stats, hidden in json.loads(payload)]
 
 
 def reference_tokenizer(name: str) -> Tokenizer:
@@ -169,11 +171,13 @@ def reference_tokenizer(name: str) -> Tokenizer:
     raise ValueError(f"{name!r} is not a reference tokenizer; they are {', '.join(REFERENCE_TOKENIZERS)}")
 
 
-def _count(tokenizer: Tokenizer, text: str) -> int:
-    """Tokens of text, special-token strings read as text (tiktoken's fast path when it is one)."""
-    if isinstance(tokenizer, TiktokenTokenizer):
-        return len(tokenizer.encode_ordinary_ids(text))
-    return len(tokenizer.encode(text, disallowed_special=()))
+def _count(tokenizer: Tokenizer, text: str) -> tuple[int, float]:
+    """Tokens of text, special-token strings read as text (tiktoken's fast path when it is one),
+    and the share of its characters hidden in the unknown token."""
+    if isinstance(tokenizer, TiktokenTokenizer):  # byte-level: nothing is ever unknown
+        return len(tokenizer.encode_ordinary_ids(text)), 0.0
+    tokens = tokenizer.encode(text, disallowed_special=())
+    return len(tokens), 1 - char_coverage(text, tokens)
 
 
 def references_recipe(text: str, held_out_pct: int) -> str:
@@ -189,8 +193,9 @@ def reference_points(text: str, held_out_pct: int) -> list[ReferencePoint]:
         points = []
         for name in REFERENCE_TOKENIZERS:
             tokenizer = reference_tokenizer(name)
+            tokens, hidden = _count(tokenizer, held_out)
             points.append((name, tokenizer.vocab_size,
-                           replace(text_stats(held_out, []), tokens=_count(tokenizer, held_out))))
+                           replace(text_stats(held_out, []), tokens=tokens), hidden))
         return points
 
     return store.cached(references_recipe(text, held_out_pct), build, _references_to_json,
@@ -247,7 +252,7 @@ def warm_corpus(text: str) -> None:
     references = reference_points(text, pct)
     vocab = our_vocab(ours, WARM_COMPARE)
     quality_row(text, pct, f"ours:{vocab}", lambda: ours.tokenizer(vocab - BYTE_VOCAB))
-    for name, _, _ in references:
+    for name, *_ in references:
         quality_row(text, pct, f"ref:{name}", lambda name=name: reference_tokenizer(name))
     if quality.hf_refusal(split(text, pct).train) is not None:
         return

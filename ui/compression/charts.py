@@ -26,7 +26,8 @@ HF_SYMBOL = {"bpe_bytes": "circle-open", "bpe": "triangle-up", "wordpiece": "squ
 # One per stored.REFERENCE_TOKENIZERS (a test checks that every one has its own).
 REF_SYMBOL = {"gpt2": "pentagon", "cl100k_base": "hourglass", "o200k_base": "star",
               "llama3": "cross", "qwen2.5": "star-triangle-up", "mistral-nemo": "bowtie",
-              "mistral-7b": "star-diamond", "deepseek-v4": "star-square"}
+              "mistral-7b": "star-diamond", "deepseek-v4": "star-square",
+              "bert-base-uncased": "hexagram"}
 # The names drawn on the chart. Llama 3, DeepSeek, Mistral Nemo (128k to 131k) and Qwen (152k)
 # sit between cl100k and o200k, closer than a name is wide: their shapes, the legend and the
 # hover name them, and the chart names only the markers with room around them.

@@ -21,7 +21,6 @@ import streamlit as st
 from tokenizer_core import Tokenizer, store
 from tokenizer_core.measure import stored
 from tokenizer_core.measure.compression import CompressionCurve, HeldOutSplit, split_held_out
-from tokenizer_core.measure.metrics import TextStats
 from tokenizer_core.measure.quality import HFFamily, HFPoint, Quality, hf_refusal
 from ui.common.cancel import throttled
 from ui.common.safe_text import literal
@@ -84,8 +83,9 @@ def references_ready(digest: str, held_out_pct: int, text: str) -> bool:
 @st.cache_data(max_entries=CURVE_CACHE_ENTRIES, show_spinner=False)
 def reference_points(
     digest: str, held_out_pct: int, label: str, _text: str
-) -> list[tuple[str, int, TextStats]]:
-    """(name, vocab size, held-out counts) for every stored.REFERENCE_TOKENIZERS."""
+) -> list[stored.ReferencePoint]:
+    """(name, vocab size, held-out counts, share hidden in [UNK]) for every
+    stored.REFERENCE_TOKENIZERS."""
     bar = st.progress(0.0, text=f"Counting the real tokenizers' tokens on {literal(label)} "
                       f"(loading {len(stored.REFERENCE_TOKENIZERS)} vocabularies)…")
     points = stored.reference_points(_text, held_out_pct)

@@ -86,10 +86,11 @@ def hf_rows(corpus: str, key: str, family: str, points: Sequence[HFPoint],
                  p.hidden_in_unk) for p in points]
 
 
-def reference_rows(corpus: str, key: str, references: Sequence[tuple[str, int, TextStats]],
+def reference_rows(corpus: str, key: str,
+                   references: Sequence[tuple[str, int, TextStats, float]],
                    spaced: bool) -> list[dict]:
-    return [_row(corpus, key, name, "reference", vocab, None, stats, spaced)
-            for name, vocab, stats in references]
+    return [_row(corpus, key, name, "reference", vocab, None, stats, spaced, hidden)
+            for name, vocab, stats, hidden in references]
 
 
 def curve_frame(rows: list[dict]) -> pd.DataFrame:

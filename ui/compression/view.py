@@ -126,7 +126,7 @@ def _quality_rows(usable: Usable, lines: Lines, compare: int, held_out_pct: int)
         for family, points in hf.get(corpus.key, {}).items():
             wanted += [(_hf_label(p), f"hf:{family}:{compare}", p.tokenizer)
                        for p in points if p.requested == compare]
-        for name, size, _ in references.get(corpus.key, []):
+        for name, size, *_ in references.get(corpus.key, []):
             wanted.append((f"{FAMILY_LABELS[name]}, {size:,}", f"ref:{name}",
                            partial(catalog.load, name)))
         for label, spec, make in wanted:

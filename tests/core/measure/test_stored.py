@@ -75,13 +75,33 @@ def test_reference_points_are_each_libraries_counts_kept(folder):
 
     points = stored.reference_points(TEXT, 20)
     held_out = stored.split(TEXT, 20).held_out
-    assert [name for name, _, _ in points] == ["gpt2", "cl100k_base", "o200k_base", "llama3",
-                                               "qwen2.5", "mistral-nemo", "mistral-7b", "deepseek-v4"]
+    assert [name for name, *_ in points] == ["gpt2", "cl100k_base", "o200k_base", "llama3",
+                                               "qwen2.5", "mistral-nemo", "mistral-7b", "deepseek-v4",
+                                               "bert-base-uncased"]
     vocab = {"gpt2": 50_257, "cl100k_base": 100_277, "o200k_base": 200_019, "llama3": 128_256,
-             "qwen2.5": 151_665, "mistral-nemo": 131_072, "mistral-7b": 32_000, "deepseek-v4": 129_280}
-    for name, size, stats in points:
+             "qwen2.5": 151_665, "mistral-nemo": 131_072, "mistral-7b": 32_000, "deepseek-v4": 129_280,
+             "bert-base-uncased": 30_522}
+    for name, size, stats, hidden in points:
         assert (size, stats.tokens) == (vocab[name], own_library_counter(name)(held_out)), name
+        assert hidden == 0.0, name  # English: even BERT spells every word
     assert stored.reference_points(TEXT, 20) == points
+
+
+def test_a_reference_that_hides_text_in_unk_says_how_much(folder):
+    """BERT's [UNK] swallows 你 and 🙂 whole; the share is of the held-out characters, counted
+    here from HF's own offsets for BERT's unknown id."""
+    from tokenizer_core.reference.bert_uncased import bert_uncased_pipeline, recover_vocabulary
+    from tokenizer_core.reference.open_models import OPEN_MODELS, packaged_path
+
+    text = "\n".join(["plain english words here"] * 8 + ["你好 🙂 and more words", "ok"])
+    held_out = stored.split(text, 20).held_out
+    hf = bert_uncased_pipeline(recover_vocabulary(packaged_path(OPEN_MODELS["bert-base-uncased"].file)))
+    encoding = hf.encode(held_out, add_special_tokens=False)
+    hidden_chars = sum(e - s for i, (s, e) in zip(encoding.ids, encoding.offsets) if i == 100)
+    points = {name: hidden for name, _, _, hidden in stored.reference_points(text, 20)}
+    assert hidden_chars > 0
+    assert points["bert-base-uncased"] == pytest.approx(hidden_chars / len(held_out))
+    assert points["gpt2"] == points["llama3"] == 0.0
 
 
 def test_a_quality_row_is_measured_once(folder):

@@ -38,6 +38,11 @@ VARIED = [
 ]
 
 
+# BERT lowercases, strips accents and drops spaces, so its tokens neither cover the text nor
+# decode to it; test_bert_uncased.py checks it against an oracle and blingfire's own tokenizer.
+LOSSLESS = [name for name in OPEN_MODELS if name != "bert-base-uncased"]
+
+
 def assert_tokens_cover(text, tokens) -> None:
     """hard_text's check, but SentencePiece's dummy-prefix `▁` (Mistral 7B) may cover nothing:
     the library adds it before a text's first word, so it owns no byte of the input."""
@@ -142,7 +147,7 @@ def test_files_are_the_measured_ones():
         assert packaged_path(model.file).stat().st_size == model.file.size
 
 
-@pytest.mark.parametrize("name", list(OPEN_MODELS))
+@pytest.mark.parametrize("name", LOSSLESS)
 def test_ids_equal_the_models_own_library(models, oracles, name):
     for text in VARIED:
         text = unicodedata.normalize("NFC", text) if name == "qwen2.5" else text
@@ -156,7 +161,8 @@ def test_ids_equal_the_models_own_library(models, oracles, name):
 @settings(max_examples=60, deadline=None)
 @given(text=TEXT)
 def test_ids_equal_the_oracle_on_any_text(models, oracles, text):
-    for name, tokenizer in models.items():
+    for name in LOSSLESS:
+        tokenizer = models[name]
         text_n = unicodedata.normalize("NFC", text) if name == "qwen2.5" else text
         expected = oracles[name](text_n)
         tokens = tokenizer.encode(text_n, disallowed_special=())
