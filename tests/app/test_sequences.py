@@ -4,6 +4,7 @@ what the core counts."""
 
 from __future__ import annotations
 
+import html as html_lib
 import re
 
 import pytest
@@ -470,3 +471,65 @@ def test_a_price_the_page_never_writes_is_refused(value):
 
     with pytest.raises(ValueError):
         parse_price(value)
+
+
+def test_berts_own_pair_input_is_what_hf_gives_bert(app):
+    """The classic: `hello world` -> [CLS] hello world [SEP] = [101, 7592, 2088, 102]; a pair gets
+    type id 1 from its second part on, and padding is BERT's own [PAD] (0). Every row equals HF
+    tokenizers' encode_batch over BERT's pipeline with the post-processor and padding that
+    bert-base-uncased's tokenizer.json has."""
+    from tokenizers import processors
+
+    from tokenizer_core.reference.bert_uncased import bert_uncased_pipeline, recover_vocabulary
+    from tokenizer_core.reference.open_models import OPEN_MODELS, packaged_path
+
+    open_tab(app, "Model input")
+    app.selectbox(key="sq_preset").set_value("BERT's own pair input (bert-base-uncased)").run()
+    assert not app.exception, [e.value for e in app.exception]
+    assert app.selectbox(key="sq_tokenizer").value == "bert-base-uncased"
+    app.toggle(key="sq_ids").set_value(True).run()
+    rows = id_rows(app)
+    assert rows[1][:4] == [101, 7592, 2088, 102]  # the second line has no second part
+
+    hf = bert_uncased_pipeline(recover_vocabulary(packaged_path(OPEN_MODELS["bert-base-uncased"].file)))
+    hf.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1",
+        special_tokens=[("[CLS]", 101), ("[SEP]", 102)])
+    hf.enable_padding(pad_id=0, pad_token="[PAD]")
+    firsts = app.text_area(key="sq_a").value.split("\n")
+    seconds = app.text_area(key="sq_b").value.split("\n")  # line k pairs with line k
+    inputs = [(a, seconds[k]) if k < len(seconds) else a for k, a in enumerate(firsts)]
+    expected = hf.encode_batch(inputs)
+    assert rows == [e.ids for e in expected]
+    markup = html(app)
+    types = [[int(x) for x in re.findall(r">(\d)</td>", r)]
+             for r in re.findall(r'<tr class="types">(.*?)</tr>', markup)]
+    masks = [[int(x) for x in re.findall(r">(\d)</td>", r)]
+             for r in re.findall(r'<tr class="mask">(.*?)</tr>', markup)]
+    assert types == [e.type_ids for e in expected]
+    assert masks == [e.attention_mask for e in expected]
+
+
+def test_berts_own_template_on_gpt2_says_what_to_pick(app):
+    open_tab(app, "Model input")
+    app.selectbox(key="sq_template").set_value("BERT's own [CLS] [SEP]").run()
+    assert not app.exception
+    assert any("[CLS] and [SEP]" in e.value and "BERT base uncased" in e.value for e in app.error)
+
+
+def test_a_grid_cell_names_the_piece_the_model_holds(app):
+    """One id, one name: BERT's `the` (id 1996) whether `The` or `the` was typed, `[UNK]` over
+    the emoji it cannot spell; GPT-2's cells stay the typed text, spaces made visible."""
+    open_tab(app, "Model input")
+    app.selectbox(key="sq_preset").set_value("BERT's own pair input (bert-base-uncased)").run()
+    app.text_area(key="sq_a").set_value("The the 🙂").run()
+    app.text_area(key="sq_b").set_value("").run()
+    names = [html_lib.unescape(n) for n in re.findall(r'<td class="(?:special|real)[^"]*" '
+                                                       r'title="[^"]*">([^<]*)</td>', html(app))]
+    assert names[:5] == ["[CLS]", "the", "the", "[UNK]", "[SEP]"], names
+    app.selectbox(key="sq_tokenizer").set_value("gpt2").run()
+    app.selectbox(key="sq_template").set_value("none").run()
+    app.selectbox(key="sq_padding").set_value("none").run()  # GPT-2 has no pad token of its own
+    names = [html_lib.unescape(n) for n in re.findall(r'<td class="real[^"]*" '
+                                                       r'title="[^"]*">([^<]*)</td>', html(app))]
+    assert names[:2] == ["The", "·the"], names

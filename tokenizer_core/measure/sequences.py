@@ -145,8 +145,12 @@ def _parse_side(text: str, sequences: tuple[str, ...]) -> tuple[Piece, ...]:
 BOS_EOS = Template.parse("<bos> $A <eos>", "<bos> $A <eos> $B:1 <eos>:1")
 CLS_SEP = Template.parse("<cls> $A <sep>", "<cls> $A <sep> $B:1 <sep>:1")
 NO_SPECIALS = Template.parse("$A", "$A $B:1")
+# BERT's own, as bert-base-uncased's tokenizer.json writes its post-processor: the tokenizer's
+# own [CLS] (101) and [SEP] (102), not ids added after the vocabulary.
+BERT_OWN = Template.parse("[CLS] $A [SEP]", "[CLS] $A [SEP] $B:1 [SEP]:1")
+BERT_OWN_NAME = "BERT's own [CLS] [SEP]"
 TEMPLATES: dict[str, Template] = {"<bos> A <eos>": BOS_EOS, "<cls> A <sep> B <sep>": CLS_SEP,
-                                  "none": NO_SPECIALS}
+                                  BERT_OWN_NAME: BERT_OWN, "none": NO_SPECIALS}
 
 
 # --- the model input ----------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import streamlit as st
 from tokenizer_core import Tokenizer
 from tokenizer_core.interface import DisallowedSpecialToken
 from tokenizer_core.measure.sequences import (
+    BERT_OWN_NAME,
     PADDINGS,
     SPECIAL_FAMILIES,
     STRATEGIES,
@@ -21,6 +22,7 @@ from tokenizer_core.measure.sequences import (
     special_set,
 )
 from tokenizer_core.measure.sequences_batches import causal_mask, full_mask
+from tokenizer_core.tokens import Token
 from ui.common.page_state import KEEP
 from ui.common.safe_text import literal
 from ui.sequences.grid import batch_grid, mask_grid
@@ -41,21 +43,32 @@ PRESETS: dict[str, dict[str, object]] = {
         "sq_a": "Tokens become ids.\nA batch pads every row to the longest one in it.\n"
         "Short.\nThe attention mask tells the model which positions are padding.",
         "sq_b": "", "sq_template": "<bos> A <eos>", "sq_padding": "longest", "sq_allow": False,
+        "sq_specials": ALL_SPECIALS,
     },
     "Sentence pairs (a classifier)": {
         "sq_a": "A man is playing a guitar on stage.\nThe cat sat on the mat.",
         "sq_b": "Someone is making music.\nA dog is barking at the mailman outside.",
         "sq_template": "<cls> A <sep> B <sep>", "sq_padding": "longest", "sq_allow": False,
+        "sq_specials": ALL_SPECIALS,
+    },
+    "BERT's own pair input (bert-base-uncased)": {
+        "sq_tokenizer": "bert-base-uncased",
+        "sq_a": "The cat sat on the mat.\nhello world",
+        "sq_b": "A cat is sitting on a mat.",
+        # none of the lesson's set: [CLS], [SEP] and [PAD] are the tokenizer's own
+        "sq_template": BERT_OWN_NAME, "sq_padding": "longest", "sq_allow": False,
+        "sq_specials": [],
     },
     "A chat with control tokens": {
         "sq_a": "<system>You are a patient tutor.<human>What is a token?<assistant>A piece of "
         "text the model reads as one unit.\n<human>And padding?<assistant>Filler, masked out.",
         "sq_b": "", "sq_template": "<bos> A <eos>", "sq_padding": "max_length", "sq_allow": True,
+        "sq_specials": ALL_SPECIALS,
     },
 }
 DEFAULTS: dict[str, object] = {
     "sq_preset": "Sentences of different lengths", **PRESETS["Sentences of different lengths"],
-    "sq_specials": ALL_SPECIALS, "sq_own": "", "sq_max_length": 24, "sq_truncate": True,
+    "sq_own": "", "sq_max_length": 24, "sq_truncate": True,
     "sq_strategy": "longest_first", "sq_side": "right", "sq_ids": False, "sq_mask_row": 1, "sq_attention": "full",
 }
 
@@ -101,6 +114,22 @@ def _specials(tokenizer: Tokenizer) -> dict[str, int] | None:
         return None
 
 
+def _with_own_specials(
+    tokenizer: Tokenizer, specials: dict[str, int]
+) -> tuple[dict[str, int], list[str]]:
+    """The chosen set, plus the tokenizer's own special tokens that the template names (BERT's
+    [CLS] and [SEP]) and its own [PAD] when no <pad> is chosen; and the model's own specials
+    the template names that this tokenizer does not have (the lesson's `<cls>`, when left out of
+    the set, is prepare_batch's to report)."""
+    own = tokenizer.special_tokens
+    named = TEMPLATES[st.session_state["sq_template"]].specials()
+    missing = [s for s in named if s not in specials and s not in own and s.startswith("[")]
+    merged = {**specials, **{s: own[s] for s in named if s not in specials and s in own}}
+    if "<pad>" not in merged and "[PAD]" in own:
+        merged["[PAD]"] = own["[PAD]"]
+    return merged, missing
+
+
 def _settings(specials: dict[str, int]) -> Settings:
     a, b, c, d = st.columns(4)
     template = a.selectbox("Template", list(TEMPLATES), key="sq_template", persist_state=KEEP,
@@ -115,7 +144,7 @@ def _settings(specials: dict[str, int]) -> Settings:
                           help="To the max length, or to the longest row of the batch.")
     side = d.radio("Pad on the", ("right", "left"), key="sq_side", horizontal=True, persist_state=KEEP)
     return Settings(TEMPLATES[template], int(max_length) if truncate or padding == "max_length" else None,
-                    strategy, padding, side, specials.get("<pad>", -1))
+                    strategy, padding, side, specials.get("<pad>", specials.get("[PAD]", -1)))
 
 
 def model_input_section(tokenizer: Tokenizer) -> None:
@@ -131,7 +160,13 @@ def model_input_section(tokenizer: Tokenizer) -> None:
                       "turn of the conversation). On: each becomes one token, never split.")
     if specials is None:
         return
-    settings = _settings(specials)
+    specials, missing = _with_own_specials(tokenizer, specials)
+    settings = _settings(specials)  # drawn first, so a template this tokenizer lacks can be changed
+    if missing:
+        st.error(f"The template uses {' and '.join(missing)}, the model's own special tokens, "
+                 f"which {literal(tokenizer.name)} does not have: pick BERT base uncased.",
+                 icon="⚠️")
+        return
     if settings.padding != "none" and settings.pad_id < 0:
         st.error("Padding needs a pad token: add <pad> to the special tokens.", icon="⚠️")
         return
@@ -165,10 +200,19 @@ def _rows(tokenizer: Tokenizer, first: list[str], second: list[str], specials: d
                 continue
             tokens = encode_with_set(tokenizer, text, specials, allowed)
             for t in tokens:
-                labels.setdefault(t.id, t.piece if t.special and t.piece else t.display(True, True))
+                labels.setdefault(t.id, _label(t))
             ids.append([t.id for t in tokens])
         items.append((ids[0], ids[1]))
     return prepare_batch(items, settings, specials), labels
+
+
+def _label(token: Token) -> str:
+    """What one id is called in the grid: the typed text (spaces made visible), or the piece
+    when the model holds something else: BERT's `the` for a typed `The` (a grid labels ids, and
+    one id covers both), `##ing`, `▁the`, `[UNK]` for the text it hid, a special token's name."""
+    if token.piece and (token.special or token.piece.encode("utf-8") != token.bytes):
+        return token.piece
+    return token.display(True, True)
 
 
 def _draw(rows: list[Encoded], labels: dict[int, str], settings: Settings) -> None:
