@@ -32,7 +32,14 @@ TEXT = st.text(
 
 
 def assert_tokens_cover(text: str, tokens: list[Token]) -> None:
-    """Bytes concatenate to the text; spans are ordered and in bounds; no U+FFFD shown."""
+    """Bytes concatenate to the text; spans are ordered and in bounds; no U+FFFD shown.
+
+    The one token allowed to cover nothing is SentencePiece's dummy-prefix `▁` (Mistral 7B, the
+    sp:* models): the library puts it before a text's first word, so it owns no byte of the input
+    (tokenizer_core/reference/sentencepiece_models.py and hf.py make it zero-width)."""
+    dummy = [t for t in tokens if not t.bytes]
+    assert all(t.piece == "▁" and t.start == t.end for t in dummy), dummy
+    tokens = [t for t in tokens if t.bytes]
     assert b"".join(t.bytes for t in tokens) == text.encode("utf-8")
     previous = Token(0, b"", 0, 0)
     for token in tokens:
