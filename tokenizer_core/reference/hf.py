@@ -137,11 +137,15 @@ class HFTokenizer:
     """
 
     def __init__(
-        self, tokenizer: tokenizers.Tokenizer, name: str = "hf", *, copy: bool = True
+        self, tokenizer: tokenizers.Tokenizer, name: str = "hf", *, copy: bool = True,
+        config_text: str | None = None,
     ) -> None:
         """Wrap `tokenizer`; settings that would hide tokens are switched off (see _tokens_only)
-        on a copy, or on `tokenizer` itself when `copy` is False."""
-        config_text = tokenizer.to_str()
+        on a copy, or on `tokenizer` itself when `copy` is False. `config_text` is the
+        tokenizer.json it was loaded from, if at hand (writing a 6 MB one back out costs a
+        quarter second)."""
+        if config_text is None:
+            config_text = tokenizer.to_str()
         if tokenizer.truncation or tokenizer.padding or tokenizer.post_processor is not None:
             if copy:
                 tokenizer = tokenizers.Tokenizer.from_str(config_text)
@@ -165,7 +169,7 @@ class HFTokenizer:
             tokenizer = tokenizers.Tokenizer.from_str(json_text)
         except Exception as error:  # tokenizers raises a bare Exception for every parse error
             raise unusable(f"it does not load: {error}") from None
-        return cls(tokenizer, name, copy=False)
+        return cls(tokenizer, name, copy=False, config_text=json_text)
 
     @classmethod
     def from_file(cls, path: str | Path, name: str | None = None) -> HFTokenizer:
