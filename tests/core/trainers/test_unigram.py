@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from tokenizer_core import corpus_from_counts
 from tokenizer_core.bounds import MAX_UNIGRAM_VOCAB
-from tokenizer_core.models.unigram import WORD_START, UnigramModel
+from tokenizer_core.models.unigram import WORD_START, UnigramModel, viterbi_textbook
 from tokenizer_core.samples import english_reference_corpus
 from tokenizer_core.trainers.corpus import corpus_from_text
 from tokenizer_core.trainers.unigram import (
@@ -94,15 +94,49 @@ def test_plain_number_and_log_forward_backward_agree():
     pieces = sorted({seq[i:j] for i in range(len(seq)) for j in range(i + 1, min(len(seq), i + 4) + 1)})
     lattices = _Lattices({seq: 3}, pieces)
     lp = [-1.0 - 0.7 * len(p) - 0.01 * k for k, p in enumerate(pieces)]
-    (_, ends), = lattices.items
+    (lattice,) = lattices.items
     log_k = 1.5
     weights = [math.exp(x + len(p) * log_k) for x, p in zip(lp, pieces)]
     linear, logs = [0.0] * len(lp), [0.0] * len(lp)
-    z = _linear(3, ends, weights, linear)
+    z = _linear(lattice, weights, linear)
     assert z is not None
-    total = _log_domain(3, ends, lp, logs)
+    total = _log_domain(3, lattice.by_end(), lp, logs)
     assert 3 * (math.log(z) - len(seq) * log_k) == pytest.approx(total, rel=1e-12)
     assert linear == pytest.approx(logs, rel=1e-9, abs=1e-12)
+
+
+def test_lattice_holds_every_piece_occurrence_by_end_then_start():
+    seq = "▁lowerlowest"
+    pieces = ["▁", "l", "o", "w", "e", "r", "s", "t", "▁l", "lo", "low", "ow", "er", "est", "we"]
+    (lattice,) = _Lattices({seq: 2}, pieces).items
+    want = sorted(
+        ((j, i, pieces.index(seq[j:i])) for j in range(len(seq))
+         for i in range(j + 1, len(seq) + 1) if seq[j:i] in pieces),
+        key=lambda arc: (arc[1], arc[0]),
+    )
+    assert (lattice.count, lattice.length) == (2, len(seq))
+    assert lattice.arcs == want
+    assert lattice.by_end() == [[(j, p) for j, e, p in want if e == i] for i in range(len(seq) + 1)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet="ab", min_size=1, max_size=7), min_size=1, max_size=5),
+       st.data())
+def test_viterbi_counts_equal_the_textbook_viterbi_ties_included(words, data):
+    # log probabilities from a tiny set of values, so that equal-scoring paths are common: the
+    # flat loop must break ties as the lesson's dynamic programme does (earliest start)
+    seqs = {WORD_START + w: k + 1 for k, w in enumerate(dict.fromkeys(words))}
+    pieces = sorted({s[i:j] for s in seqs for i in range(len(s))
+                     for j in range(i + 1, min(len(s), i + 3) + 1)})
+    lp = [data.draw(st.sampled_from([-1.0, -2.0, -3.0])) for _ in pieces]
+    got = _Lattices(seqs, pieces).viterbi_counts(lp)
+    want = dict.fromkeys(pieces, 0)
+    for seq, count in seqs.items():
+        _, path = viterbi_textbook(seq, dict(zip(pieces, lp)))
+        assert path is not None
+        for piece in path:
+            want[piece] += count
+    assert dict(zip(pieces, got)) == want
 
 
 def test_pruned_lattices_equal_lattices_built_again():
@@ -112,7 +146,16 @@ def test_pruned_lattices_equal_lattices_built_again():
     filtered = _Lattices(seqs, seeds)
     filtered.keep(kept)
     again = _Lattices(seqs, [seeds[k] for k in kept])
-    assert filtered.items == again.items and filtered.ids == again.ids
+    assert filtered.ids == again.ids and filtered.seed_ids == kept
+    # the filtered arcs still carry seed ids: the same lattices once those read as current ids
+    current = {seed_id: k for k, seed_id in enumerate(filtered.seed_ids)}
+    renamed = [(count, n, [(j, i, current[p]) for j, i, p in arcs])
+               for count, n, arcs in filtered.items]
+    assert renamed == [tuple(lattice) for lattice in again.items]
+    # and every pass gives the same numbers either way
+    lp = [-0.5 - 0.3 * len(seeds[k]) - 0.001 * k for k in kept]
+    assert filtered.expected(lp) == again.expected(lp)
+    assert filtered.viterbi_counts(lp) == again.viterbi_counts(lp)
 
 
 @pytest.fixture(scope="module")
