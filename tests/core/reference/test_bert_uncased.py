@@ -42,6 +42,12 @@ def pieces() -> list[str]:
     return bert_uncased.recover_vocabulary(BLINGFIRE_DIR / "bert_base_tok.i2w")
 
 
+@pytest.fixture(scope="module")
+def vocab(pieces) -> dict[str, int]:
+    """piece -> id, built once (not once per hypothesis example)."""
+    return {p: i for i, p in enumerate(pieces)}
+
+
 # -- the vocabulary ------------------------------------------------------------------------------
 
 
@@ -180,8 +186,7 @@ HARD = [
 
 
 @pytest.mark.parametrize("text", HARD)
-def test_ids_equal_the_slow_oracle(bert, pieces, text):
-    vocab = {p: i for i, p in enumerate(pieces)}
+def test_ids_equal_the_slow_oracle(bert, vocab, text):
     assert ids(bert.encode(text)) == oracle_ids(text, vocab)
 
 
@@ -206,8 +211,7 @@ SETTLED_TEXT = st.text(
 
 @settings(max_examples=200, deadline=None)
 @given(text=SETTLED_TEXT)
-def test_ids_equal_the_slow_oracle_on_any_text(bert, pieces, text):
-    vocab = {p: i for i, p in enumerate(pieces)}
+def test_ids_equal_the_slow_oracle_on_any_text(bert, vocab, text):
     tokens = bert.encode(text, disallowed_special=())
     assert ids(tokens) == oracle_ids(text, vocab)
     # tokens are spans of the text as typed, in order; pieces cut from one character (a Hangul
@@ -249,11 +253,10 @@ def test_blingfire_agrees_on_english(bert, blingfire_ids):
         assert blingfire_ids(line) == ids(bert.encode(line, disallowed_special=())), line
 
 
-def test_where_blingfire_departs_from_bert(bert, pieces, blingfire_ids):
+def test_where_blingfire_departs_from_bert(bert, vocab, blingfire_ids):
     """Two departures, both blingfire's (the oracle sides with HF's pipeline): it splits at a
     zero-width joiner, which BERT's cleaning deletes, and cannot spell Hangul, which BERT's
     accent stripping decomposes into jamo that the vocabulary holds."""
-    vocab = {p: i for i, p in enumerate(pieces)}
     for text in ("a\u200db", "한국어"):
         ours = ids(bert.encode(text))
         assert ours == oracle_ids(text, vocab) != blingfire_ids(text)

@@ -40,6 +40,23 @@ def segmentations(text: str, vocab: set[str]) -> list[list[str]]:
     return found
 
 
+def brute_force_e_step(
+    seqs: dict[str, int], prob: dict[str, float]
+) -> tuple[dict[str, float], float]:
+    """Expected uses of each piece and the log-likelihood, over every segmentation listed."""
+    counts = dict.fromkeys(prob, 0.0)
+    loglik = 0.0
+    for seq, c in seqs.items():
+        segs = segmentations(seq, set(prob))
+        weights = [math.prod(prob[p] for p in seg) for seg in segs]
+        z = sum(weights)
+        loglik += c * math.log(z)
+        for seg, w in zip(segs, weights):
+            for p in seg:
+                counts[p] += c * w / z
+    return counts, loglik
+
+
 def test_sequences_mark_word_starts():
     seqs = unigram_sequences(corpus_from_counts(LOW_NEWEST, "word"))
     assert seqs == {WORD_START + w: c for w, c in LOW_NEWEST.items()}
@@ -73,16 +90,7 @@ def test_expected_counts_equal_brute_force():
               "t": 0.05, "▁l": 0.1, "low": 0.1, "▁low": 0.1, "er": 0.1, "est": 0.1}
     log_probs = {p: math.log(q) for p, q in pieces.items()}
     counts, loglik = expected_counts(seqs, log_probs)
-    want = dict.fromkeys(pieces, 0.0)
-    want_ll = 0.0
-    for s, c in seqs.items():
-        segs = segmentations(s, set(pieces))
-        weights = [math.prod(pieces[p] for p in seg) for seg in segs]
-        z = sum(weights)
-        want_ll += c * math.log(z)
-        for seg, w in zip(segs, weights):
-            for p in seg:
-                want[p] += c * w / z
+    want, want_ll = brute_force_e_step(seqs, pieces)
     assert loglik == pytest.approx(want_ll, rel=1e-12)
     for p in pieces:
         assert counts[p] == pytest.approx(want[p], rel=1e-9, abs=1e-12)

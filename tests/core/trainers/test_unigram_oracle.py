@@ -24,6 +24,7 @@ from tokenizer_core import corpus_from_counts
 from tokenizer_core.models.unigram import WORD_START
 from tokenizer_core.trainers.unigram import SEED_FACTOR, ZERO_COUNT, seed_pieces, train_unigram
 
+from .test_unigram import brute_force_e_step as e_step
 from .test_unigram import segmentations
 
 TIE = 1e-9
@@ -39,21 +40,6 @@ def probabilities(counts: dict[str, float], floor: bool) -> dict[str, float]:
         counts = {p: max(c, ZERO_COUNT) for p, c in counts.items()}
     total = sum(counts.values())
     return {p: c / total for p, c in counts.items()}
-
-
-def e_step(seqs: dict[str, int], prob: dict[str, float]) -> tuple[dict[str, float], float]:
-    """Expected uses of each piece and the log-likelihood, over every segmentation listed."""
-    counts = dict.fromkeys(prob, 0.0)
-    loglik = 0.0
-    for seq, c in seqs.items():
-        segs = segmentations(seq, set(prob))
-        weights = [math.prod(prob[p] for p in seg) for seg in segs]
-        z = sum(weights)
-        loglik += c * math.log(z)
-        for seg, w in zip(segs, weights):
-            for p in seg:
-                counts[p] += c * w / z
-    return counts, loglik
 
 
 def log_score(seg: list[str], prob: dict[str, float]) -> float:
