@@ -24,8 +24,22 @@ MAX_UNIGRAM_PIECE_CHARS = 16  # longest substring the seed vocabulary takes
 MAX_UNIGRAM_SEED = 1_000_000  # seed pieces at most (SentencePiece's seed_sentencepiece_size)
 MAX_NBEST = 100  # segmentations one n-best list may ask for
 
-# Command line: encoding.
-MAX_ENCODE_CHARS = 20_000_000  # characters the command line encodes in one run
+# Command line: encoding. One run holds every token of the text at once (the encoders return
+# lists), 150-650 bytes of memory a token, and a byte-level tokenizer makes up to one token a
+# byte (rare 4-byte characters: GPT-2 makes 4 of each). So the bound is on bytes, not
+# characters: 20,000,000 characters ran out of memory at 6 GB; 1 MB of the worst text peaks at
+# 650 MB (Mistral 7B, DeepSeek-V4), tests/core/test_cli.py measures the bound. The JSON is
+# written as it is produced, never held whole.
+MAX_ENCODE_BYTES = 2_000_000  # UTF-8 bytes of text the command line encodes in one run
+# `windows` writes each token once per window that holds it: a stride one below the max length
+# writes every id max-length times (8,192 x 250,000 tokens of a megabyte: 2 billion ids).
+MAX_WINDOW_IDS = 20_000_000  # token ids all windows of one run hold together (about 140 MB of JSON)
+# `count` and `premium` load, use and drop each tokenizer in turn (memory: one at a time); the
+# bound keeps a run's time in reach (an open model takes a second or more to load).
+MAX_COUNT_TOKENIZERS = 32  # tokenizers one `count` or `premium` run may name
+# `premium` reads a parallel file as the Languages page does (samples.py: 1,000,000 characters);
+# a UTF-8 character is at most 4 bytes, so more bytes than this cannot be within that bound.
+MAX_PARALLEL_FILE_BYTES = 4_000_000  # bytes of the parallel file, read before decoding
 
 # Model files.
 MAX_MODEL_FILE_BYTES = 50_000_000

@@ -4,7 +4,11 @@
            --merges N [--tie-break first|lexical] [--counts] [--output MODEL.json] CORPUS|-
     python -m tokenizer_core train --algorithm unigram --vocab-size N [--level word|sentence]
            [--counts] [--output MODEL.json] CORPUS|-
+    python -m tokenizer_core train --algorithm sentencepiece-unigram|sentencepiece-bpe
+           --vocab-size N [--output MODEL.json] CORPUS|-
     python -m tokenizer_core encode --tokenizer NAME [--model MODEL.json] [TEXTFILE|-]
+    python -m tokenizer_core count --tokenizer A [--tokenizer B ...] [TEXTFILE|-]
+    python -m tokenizer_core premium --tokenizer A [--tokenizer B ...] PARALLEL.tsv
     python -m tokenizer_core windows --tokenizer NAME [--model MODEL.json] --max-length N
            --stride S [--boundaries none|paragraph] [TEXTFILE|-]
     python -m tokenizer_core warm [--prune]
@@ -12,7 +16,8 @@
     python -m tokenizer_core pretokenize --pattern gpt2|cl100k_base|o200k_base|NAME [TEXTFILE|-]
     python -m tokenizer_core export --model MODEL.json --output tokenizer.json
 
-This is the contract outside checks use (see DESIGN.md); everything it prints is JSON.
+This is the contract outside checks use (see DESIGN.md); everything it prints is JSON, and the
+long lists (tokens, windows, chunks) are written while they are produced, never held as one string.
 """
 
 from __future__ import annotations
@@ -26,8 +31,9 @@ from typing import Any, Sequence
 
 from . import bounds, store
 from .interface import DisallowedSpecialToken, Tokenizer, resolve_special
+from .json_output import JsonStream, write_json
 from .levels import LEVELS
-from .modelfile import bpe_from_json, training_to_json
+from .modelfile import SENTENCEPIECE, tokenizer_from_json, training_to_json
 from .pretokenize import PATTERNS
 from .reference.tiktoken_encodings import TiktokenTokenizer
 from .registry import NAMES, TRAINED, load_tokenizer, trained_tokenizer
@@ -39,7 +45,7 @@ class UsageError(Exception):
     """Bad input: the message is the one line the user sees."""
 
 
-def read_bytes(source: str, what: str, limit: int) -> bytes:
+def read_bytes(source: str, what: str, limit: int, remedy: str = "") -> bytes:
     if source == "-":
         data = sys.stdin.buffer.read(limit + 1)
     else:
@@ -49,12 +55,12 @@ def read_bytes(source: str, what: str, limit: int) -> bytes:
         with path.open("rb") as handle:
             data = handle.read(limit + 1)
     if len(data) > limit:
-        raise UsageError(f"{what} {source!r} is larger than the bound of {limit:,} bytes")
+        raise UsageError(f"{what} {source!r} is larger than the bound of {limit:,} bytes{remedy}")
     return data
 
 
-def read_text(source: str, what: str, limit: int) -> str:
-    data = read_bytes(source, what, limit)
+def read_text(source: str, what: str, limit: int, remedy: str = "") -> str:
+    data = read_bytes(source, what, limit, remedy)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -64,10 +70,30 @@ def read_text(source: str, what: str, limit: int) -> str:
         ) from None
 
 
-def load_corpus(args: argparse.Namespace) -> Corpus:
+def parse_json(text: str, what: str) -> Any:
+    """json.loads with its two failures as one line: not JSON, or nested too deeply.
+
+    subtle: Python's JSON decoder recurses once per level, so `[[[[...]]]]` 100,000 deep raises
+    RecursionError, not JSONDecodeError; no file `train` writes is nested more than 3 deep.
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise UsageError(f"{what} is not JSON: {error}") from None
+    except RecursionError:
+        raise UsageError(f"{what} is nested too deeply to read (thousands of [ or {{ inside one "
+                         "another); no file `train` writes is nested more than 3 deep") from None
+
+
+def corpus_text(args: argparse.Namespace) -> str:
     text = read_text(args.corpus, "corpus", bounds.MAX_TRAIN_CHARS * 4)
     if len(text) > bounds.MAX_TRAIN_CHARS:
         raise UsageError(f"corpus has {len(text):,} characters; the bound is {bounds.MAX_TRAIN_CHARS:,}")
+    return text
+
+
+def load_corpus(args: argparse.Namespace) -> Corpus:
+    text = corpus_text(args)
     if not args.counts:
         if args.algorithm == "wordpiece":
             # WordPiece learns from words cut the way it will encode them: whitespace and
@@ -76,10 +102,7 @@ def load_corpus(args: argparse.Namespace) -> Corpus:
 
             return corpus_from_counts(bert_word_counts(text), "word")
         return corpus_from_text(text, args.level, PATTERNS[args.pattern], args.special_token)
-    try:
-        table = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise UsageError(f"--counts corpus is not JSON: {error}") from None
+    table = parse_json(text, "--counts corpus")
     if not isinstance(table, dict):
         raise UsageError('--counts corpus must be a JSON object like {"low": 5, "lower": 2}')
     if len(table) > bounds.MAX_COUNT_TABLE_ENTRIES:
@@ -103,12 +126,33 @@ def train_unigram_model(args: argparse.Namespace) -> dict[str, Any]:
     return train_unigram_json(load_corpus(args), args.vocab_size)
 
 
-def train(args: argparse.Namespace) -> dict[str, Any]:
+def train_sentencepiece_model(args: argparse.Namespace) -> dict[str, Any]:
+    """`train --algorithm sentencepiece-unigram|sentencepiece-bpe`: the real library, which
+    reads the text itself, one sentence per line, so the flags that shape our corpus are refused."""
+    from .modelfile import train_sentencepiece_json
+
+    given = {"--merges": args.merges is not None, "--level": args.level is not None,
+             "--counts": args.counts, "--special-token": bool(args.special_token)}
+    refused = next((flag for flag, on in given.items() if on), None)
+    if refused:
+        raise UsageError(f"{refused} is not for {args.algorithm}: SentencePiece trains on the "
+                         "text itself, one sentence per line, spaces included; give --vocab-size N")
+    if args.vocab_size is None:
+        raise UsageError(f"--algorithm {args.algorithm} needs --vocab-size N (every piece: the "
+                         "4 special ones, the line break and the 256 byte pieces included)")
+    if not 1 <= args.vocab_size <= bounds.MAX_UNIGRAM_VOCAB:
+        raise UsageError(f"--vocab-size {args.vocab_size} is outside 1 to "
+                         f"{bounds.MAX_UNIGRAM_VOCAB:,}")
+    return train_sentencepiece_json(corpus_text(args), args.vocab_size,
+                                    args.algorithm.removeprefix("sentencepiece-"))
+
+
+def trained_model(args: argparse.Namespace) -> dict[str, Any]:
+    if args.algorithm in SENTENCEPIECE:
+        return train_sentencepiece_model(args)
+    args.level = args.level or "word"
     if args.algorithm == "unigram":
-        model = train_unigram_model(args)
-        if args.output:
-            Path(args.output).write_text(json.dumps(model, ensure_ascii=False), encoding="utf-8")
-        return model
+        return train_unigram_model(args)
     if args.algorithm == "wordpiece" and args.level != "word":
         raise UsageError("WordPiece trains on words: use --level word (the default)")
     if args.merges is None:
@@ -120,31 +164,22 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     if args.algorithm == "wordpiece":
         from .modelfile import train_wordpiece_json
 
-        model = train_wordpiece_json(corpus, merges, args.tie_break, args.score)
-    else:
-        specials = tuple(dict.fromkeys(args.special_token))
-        model = training_to_json(train_bpe(corpus, merges, args.tie_break, special_tokens=specials))
+        return train_wordpiece_json(corpus, merges, args.tie_break, args.score)
+    specials = tuple(dict.fromkeys(args.special_token))
+    return training_to_json(train_bpe(corpus, merges, args.tie_break, special_tokens=specials))
+
+
+def train(args: argparse.Namespace) -> dict[str, Any]:
+    model = trained_model(args)
     if args.output:
         Path(args.output).write_text(json.dumps(model, ensure_ascii=False), encoding="utf-8")
     return model
 
 
 def load_model(path: str) -> Tokenizer:
-    text = read_text(path, "model file", bounds.MAX_MODEL_FILE_BYTES)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise UsageError(f"model file {path!r} is not JSON: {error}") from None
-    algorithm = data.get("algorithm") if isinstance(data, dict) else None
-    if algorithm == "wordpiece":
-        from .models.wordpiece import wordpiece_from_json
-
-        return wordpiece_from_json(data)
-    if algorithm == "unigram":
-        from .models.unigram import unigram_from_json
-
-        return unigram_from_json(data)
-    return bpe_from_json(data)
+    data = parse_json(read_text(path, "model file", bounds.MAX_MODEL_FILE_BYTES),
+                      f"model file {path!r}")
+    return tokenizer_from_json(data)
 
 
 def chosen_tokenizer(args: argparse.Namespace, trained: bool = False) -> Tokenizer:
@@ -162,14 +197,9 @@ def chosen_tokenizer(args: argparse.Namespace, trained: bool = False) -> Tokeniz
 
 
 def bounded_text(args: argparse.Namespace) -> str:
-    """The text to encode, within MAX_ENCODE_CHARS."""
-    text = read_text(args.text, "text", bounds.MAX_ENCODE_CHARS * 4)
-    if len(text) > bounds.MAX_ENCODE_CHARS:  # the byte ceiling alone lets 4x as much ASCII in
-        raise UsageError(
-            f"text has {len(text):,} characters; the bound is {bounds.MAX_ENCODE_CHARS:,} "
-            "(split it and encode the parts)"
-        )
-    return text
+    """The text to encode, within MAX_ENCODE_BYTES: a bound on bytes is a bound on tokens (a
+    byte-level tokenizer makes at most one a byte), and tokens are what take the memory."""
+    return read_text(args.text, "text", bounds.MAX_ENCODE_BYTES, " (split it and encode the parts)")
 
 
 # --special: what a special-token string in the text becomes.
@@ -187,24 +217,42 @@ def special_refused(error: DisallowedSpecialToken) -> UsageError:
     )
 
 
-def encode(args: argparse.Namespace) -> dict[str, Any]:
+def encode(args: argparse.Namespace) -> JsonStream:
     tokenizer = chosen_tokenizer(args)
     text = bounded_text(args)
     try:
         tokens = tokenizer.encode(text, **SPECIAL_MODES[args.special])
     except DisallowedSpecialToken as error:
         raise special_refused(error) from None
-    return {
-        "tokenizer": args.tokenizer,
-        "tokens": [
-            {"id": t.id, "hex": t.hex, "start": t.start, "end": t.end, "text": t.piece}
-            for t in tokens
-        ],
-    }
+    rows = ({"id": t.id, "hex": t.hex, "start": t.start, "end": t.end, "text": t.piece}
+            for t in tokens)
+    return JsonStream({"tokenizer": args.tokenizer}, "tokens", rows)
 
 
-def windows(args: argparse.Namespace) -> dict[str, Any]:
-    """Cut a long text into windows of --max-length tokens overlapping by --stride (DESIGN.md)."""
+def sliding_ids_fed(n: int, max_length: int, stride: int) -> tuple[int, int]:
+    """(windows, ids in all of them) of sliding windows over n tokens, without cutting them:
+    every window but the last holds max_length ids, and the last ends at the last token."""
+    step = max_length - stride
+    count = 1 if n <= max_length else -(-(n - max_length) // step) + 1
+    return count, (count - 1) * max_length + (n - (count - 1) * step)
+
+
+def check_window_ids(windows: int, ids: int, max_length: int, stride: int) -> None:
+    if ids > bounds.MAX_WINDOW_IDS:
+        raise UsageError(
+            f"these windows would hold {ids:,} token ids in all ({windows:,} windows of up to "
+            f"{max_length:,} tokens, each starting {max_length - stride:,} after the last); the "
+            f"bound is {bounds.MAX_WINDOW_IDS:,}: lower the stride, or cut the text shorter"
+        )
+
+
+def windows(args: argparse.Namespace) -> JsonStream:
+    """Cut a long text into windows of --max-length tokens overlapping by --stride (DESIGN.md).
+
+    Each token is written once per window that holds it, so the output is bounded by ids in all
+    (MAX_WINDOW_IDS), checked before anything is cut: a stride one below the max length on a
+    megabyte would otherwise write billions of ids.
+    """
     from .measure.sequences_windows import (
         boundary_windows_of,
         check_window_args,
@@ -216,14 +264,17 @@ def windows(args: argparse.Namespace) -> dict[str, Any]:
     except ValueError as error:
         raise UsageError(str(error)) from None
     text, ids, spans = ids_and_spans(args)
+    # paragraph windows are about as many as sliding ones (each starts up to the stride back
+    # from where the last ended), so the sliding count bounds the search before it runs
+    check_window_ids(*sliding_ids_fed(len(ids), args.max_length, args.stride),
+                     args.max_length, args.stride)
     if args.boundaries == "paragraph":
         cut = boundary_windows_of(text, spans, args.max_length, args.stride)
+        check_window_ids(len(cut), sum(len(w) for w in cut), args.max_length, args.stride)
     else:
         cut = sliding_windows_of(spans, args.max_length, args.stride)
-    return {
-        "tokenizer": args.tokenizer,
-        "windows": [{"ids": ids[w.first : w.stop], "start": w.start, "end": w.end} for w in cut],
-    }
+    rows = ({"ids": ids[w.first : w.stop], "start": w.start, "end": w.end} for w in cut)
+    return JsonStream({"tokenizer": args.tokenizer}, "windows", rows)
 
 
 def token_sizes(tokenizer: TiktokenTokenizer) -> list[int]:
@@ -297,7 +348,7 @@ def vocab(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def pretokenize(args: argparse.Namespace) -> dict[str, Any]:
+def pretokenize(args: argparse.Namespace) -> JsonStream:
     """The chunks a pre-tokenization regex cuts, with character offsets (end exclusive), and
     which of the regex's top-level alternatives cut each (lessons/pre_split.py)."""
     if args.pattern in PATTERNS:
@@ -311,19 +362,15 @@ def pretokenize(args: argparse.Namespace) -> dict[str, Any]:
             f"unknown pattern {args.pattern!r}; choose one of {', '.join(PATTERNS)} or a "
             f"tokenizer name ({', '.join(NAMES)})"
         )
-    text = read_text(args.text, "text", bounds.MAX_ENCODE_CHARS * 4)
-    if len(text) > bounds.MAX_ENCODE_CHARS:
-        raise UsageError(f"text has {len(text):,} characters; the bound is {bounds.MAX_ENCODE_CHARS:,}")
+    text = read_text(args.text, "text", bounds.MAX_ENCODE_BYTES, " (split it and cut the parts)")
     from .lessons.pre_split import alternatives, describe, split_named
 
-    parts = alternatives(pat_str)
-    return {
-        "pattern": args.pattern,
-        "alternatives": [{"regex": a, "name": describe(a)[0], "words": describe(a)[1]}
-                         for a in parts],
-        "chunks": [{"text": c.text, "start": c.start, "end": c.end, "alternative": c.alternative}
-                   for c in split_named(text, pat_str)],
-    }
+    head = {"pattern": args.pattern,
+            "alternatives": [{"regex": a, "name": describe(a)[0], "words": describe(a)[1]}
+                             for a in alternatives(pat_str)]}
+    rows = ({"text": c.text, "start": c.start, "end": c.end, "alternative": c.alternative}
+            for c in split_named(text, pat_str))
+    return JsonStream(head, "chunks", rows)
 
 
 def export(args: argparse.Namespace) -> dict[str, Any]:
@@ -331,11 +378,8 @@ def export(args: argparse.Namespace) -> dict[str, Any]:
     the same ids."""
     from .measure.vocabulary_export import hf_tokenizer_json
 
-    text = read_text(args.model, "model file", bounds.MAX_MODEL_FILE_BYTES)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise UsageError(f"model file {args.model!r} is not JSON: {error}") from None
+    data = parse_json(read_text(args.model, "model file", bounds.MAX_MODEL_FILE_BYTES),
+                      f"model file {args.model!r}")
     if not isinstance(data, dict):
         raise UsageError(f"model file {args.model!r} should hold a JSON object")
     hf = hf_tokenizer_json(data)
@@ -348,10 +392,12 @@ def parser() -> argparse.ArgumentParser:
     commands = top.add_subparsers(dest="command", required=True)
 
     t = commands.add_parser("train", help="learn merges from a corpus, print the model JSON")
-    t.add_argument("--algorithm", choices=("bpe", "wordpiece", "unigram"), default="bpe")
-    t.add_argument("--level", choices=LEVELS, default="word")
+    t.add_argument("--algorithm", choices=("bpe", "wordpiece", "unigram", *SENTENCEPIECE),
+                   default="bpe", help="sentencepiece-*: the real sentencepiece library")
+    t.add_argument("--level", choices=LEVELS, help="word (the default), sentence or byte")
     t.add_argument("--merges", type=int, help="number of merges (>= 0; bpe and wordpiece)")
-    t.add_argument("--vocab-size", type=int, help="pieces to keep, <unk> included (unigram)")
+    t.add_argument("--vocab-size", type=int, help="pieces to keep, <unk> included (unigram, "
+                   "sentencepiece-*)")
     t.add_argument("--tie-break", choices=TIE_BREAKS, default="first")
     t.add_argument("--counts", action="store_true", help='CORPUS is a JSON {"word": count} table')
     t.add_argument("--pattern", choices=sorted(PATTERNS), default="gpt2", help="byte-level regex")
@@ -408,16 +454,32 @@ def parser() -> argparse.ArgumentParser:
     o = commands.add_parser("export", help="write a byte-level BPE, WordPiece or Unigram model as an HF tokenizer.json")
     o.add_argument("--model", required=True, help="model file written by train --level byte")
     o.add_argument("--output", required=True, help="where to write tokenizer.json")
+    from . import cli_count  # count and premium (imported here: it imports this module)
+
+    cli_count.add_parsers(commands)
     return top
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from .cli_count import COMMANDS as COUNTING
+
     args = parser().parse_args(argv)
     try:
         result = {"train": train, "encode": encode, "windows": windows, "warm": warm,
-                  "vocab": vocab, "pretokenize": pretokenize, "export": export}[args.command](args)
+                  "vocab": vocab, "pretokenize": pretokenize, "export": export,
+                  **COUNTING}[args.command](args)
+        write_json(result, sys.stdout.buffer)
     except (UsageError, ValueError, OSError) as error:
         sys.stderr.write(f"error: {error}\n")
         return 1
-    sys.stdout.buffer.write(json.dumps(result, ensure_ascii=False).encode("utf-8") + b"\n")
+    except MemoryError:
+        # within every bound this should not happen (tests/core/test_cli.py measures the peaks);
+        # a machine with little memory, or a bound set too high, still gets one line
+        sys.stderr.write(f"error: ran out of memory in {args.command}; give it a shorter input "
+                         "(split the text and run each part)\n")
+        return 1
+    except Exception as error:  # noqa: BLE001 - a bug still gets one line, never a traceback
+        sys.stderr.write(f"error: {args.command} failed unexpectedly ({type(error).__name__}: "
+                         f"{error}); please report it with the command that caused it\n")
+        return 1
     return 0

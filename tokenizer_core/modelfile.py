@@ -11,14 +11,21 @@ the tie-break and why training stopped. WordPiece files are read and written by
 models/wordpiece.py (`to_dict` / `from_dict`); `train_wordpiece_json` is the command line's entry.
 Unigram files (`"algorithm": "unigram"`, `"pieces": [[piece, log_prob], ...]`, `<unk>` first)
 are read by models/unigram.py (`unigram_from_json`); `train_unigram_json` writes them.
+SentencePiece files (`"algorithm": "sentencepiece-unigram"` or `"sentencepiece-bpe"`) hold the
+same `"pieces"` ([piece, score] by id, as the library scores them: log probabilities, or merge
+order for bpe) and the library's own serialized model, base64 in `"model_proto"`, which is what
+encoding loads; `train_sentencepiece_json` writes them. `tokenizer_from_json` reads any of them.
 
 Leaves out: training and encoding themselves.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 from typing import Any, Mapping
 
+from .interface import Tokenizer
 from .levels import check_level
 from .models.byte_bpe import ByteLevelBPE
 from .models.char_bpe import CharLevelBPE
@@ -28,8 +35,11 @@ from .trainers.bpe import BPETraining
 from .trainers.corpus import Corpus
 from .trainers.unigram import train_unigram
 from .trainers.wordpiece import train_wordpiece, wordpiece_corpus
+from .user_regex import check_pattern
 
 Model = CharLevelBPE | ByteLevelBPE
+MAX_MODEL_PATTERN_CHARS = 5_000  # a file's own pre-tokenization regex (BERT's is 758)
+SENTENCEPIECE = ("sentencepiece-unigram", "sentencepiece-bpe")  # the algorithm names in files
 
 
 def bpe_model(
@@ -113,6 +123,11 @@ def bpe_from_json(data: Mapping[str, Any], name: str = "model") -> Model:
     if level == "byte":
         pattern = data.get("pattern", "gpt2")
         pat_str = PATTERNS.get(pattern, pattern) if isinstance(pattern, str) else None
+        if pat_str is not None and pattern not in PATTERNS:  # a file's own regex: check it first
+            try:
+                check_pattern(pat_str, MAX_MODEL_PATTERN_CHARS)
+            except ValueError as error:
+                raise ValueError(f"model file's pattern is refused: {error}") from None
         try:
             compile_pattern(pat_str)  # type: ignore[arg-type]
         except Exception:
@@ -146,3 +161,57 @@ def train_wordpiece_json(
 def train_unigram_json(corpus: Corpus, vocab_size: int) -> dict[str, Any]:
     """`train --algorithm unigram`: a word- or sentence-level corpus in, the model file out."""
     return train_unigram(corpus, vocab_size).to_dict()
+
+
+def train_sentencepiece_json(text: str, vocab_size: int, model_type: str) -> dict[str, Any]:
+    """`train --algorithm sentencepiece-unigram|sentencepiece-bpe`: the real library trains on
+    the text, one sentence per line (reference/sentencepiece_models.py's parameters)."""
+    from .reference.sentencepiece_models import train_sentencepiece
+
+    tokenizer = train_sentencepiece(text, vocab_size, model_type)  # type: ignore[arg-type]
+    return {
+        "algorithm": f"sentencepiece-{tokenizer.model_type}",
+        "level": "sentence",
+        "pieces": [[piece, score] for piece, score in tokenizer.pieces()],
+        "vocab_size": tokenizer.vocab_size,
+        "model_proto": base64.b64encode(tokenizer.model_proto).decode("ascii"),
+    }
+
+
+def sentencepiece_from_json(data: Mapping[str, Any], name: str = "model") -> Tokenizer:
+    """A SentencePieceTokenizer from its model file; ValueError saying what is wrong otherwise.
+
+    The library's model is what encodes; the file's pieces must be the model's own, so a file
+    whose pieces were edited (and would mislead whoever reads them) is refused."""
+    from .reference.sentencepiece_models import SentencePieceTokenizer
+
+    proto = _require(data, "model_proto", str)
+    try:
+        tokenizer = SentencePieceTokenizer(base64.b64decode(proto, validate=True), name)
+    except (binascii.Error, RuntimeError, ValueError):
+        raise ValueError("model file's model_proto is not a SentencePiece model in base64; "
+                         "was it written by `train --algorithm sentencepiece-...`?") from None
+    if f"sentencepiece-{tokenizer.model_type}" != data.get("algorithm"):
+        raise ValueError(f"model file says {data.get('algorithm')!r} but its model_proto is a "
+                         f"{tokenizer.model_type} model")
+    pieces = [[piece, score] for piece, score in tokenizer.pieces()]
+    if _require(data, "pieces", list) != pieces:
+        raise ValueError("model file's pieces are not its model_proto's own; the file was "
+                         "edited or truncated")
+    return tokenizer
+
+
+def tokenizer_from_json(data: Any, name: str = "model") -> Tokenizer:
+    """The tokenizer a model file describes, whichever algorithm `train` wrote it with."""
+    algorithm = data.get("algorithm") if isinstance(data, Mapping) else None
+    if algorithm == "wordpiece":
+        from .models.wordpiece import wordpiece_from_json
+
+        return wordpiece_from_json(data, name)
+    if algorithm == "unigram":
+        from .models.unigram import unigram_from_json
+
+        return unigram_from_json(data, name)
+    if algorithm in SENTENCEPIECE:
+        return sentencepiece_from_json(data, name)
+    return bpe_from_json(data, name)

@@ -1,6 +1,7 @@
 """Tokenizers by name, as the command line and the pages ask for them.
 
     gpt2, cl100k_base, o200k_base                 tiktoken itself, over offline rank files
+    o200k_harmony, r50k_base                      the same, by name only (not on the pages' lists)
     core:gpt2, core:cl100k_base, core:o200k_base  this project's byte-level encoder over the
                                                   same ranks and regex (ids equal tiktoken's)
     llama3, qwen2.5, mistral-nemo, mistral-7b,    open models' tokenizers, from the files their
@@ -32,7 +33,7 @@ from .modelfile import bpe_from_json, training_to_json
 from .models.byte_bpe import ByteLevelBPE
 from .models.wordpiece import WordPieceTokenizer
 from .reference.open_models import OPEN_MODELS, load_open_model
-from .reference.rankfiles import ENCODING_NAMES, load_encoding_spec
+from .reference.rankfiles import ENCODING_NAMES, MORE_ENCODING_NAMES, load_encoding_spec
 from .reference.sentencepiece_models import ModelType, SentencePieceTokenizer, train_sentencepiece
 from .reference.tiktoken_encodings import tiktoken_tokenizer
 from .samples import english_reference_corpus, sample_text
@@ -41,8 +42,9 @@ from .trainers.corpus import corpus_from_counts, corpus_from_text
 from .trainers.wordpiece import bert_word_counts, train_wordpiece, wordpiece_corpus
 
 ENCODINGS = ENCODING_NAMES
+MORE_ENCODINGS = MORE_ENCODING_NAMES  # gpt-oss's o200k_harmony, r50k_base: tiktoken's, no core:
 CORE_PREFIX = "core:"
-NAMES = (*ENCODINGS, *(CORE_PREFIX + e for e in ENCODINGS), *OPEN_MODELS)
+NAMES = (*ENCODINGS, *MORE_ENCODINGS, *(CORE_PREFIX + e for e in ENCODINGS), *OPEN_MODELS)
 
 
 def core_tokenizer(encoding: str) -> ByteLevelBPE:
@@ -56,7 +58,7 @@ def core_tokenizer(encoding: str) -> ByteLevelBPE:
 
 def load_tokenizer(name: str) -> Tokenizer:
     """A tokenizer by name; ValueError listing the names otherwise."""
-    if name in ENCODINGS:
+    if name in ENCODINGS or name in MORE_ENCODINGS:
         return tiktoken_tokenizer(name)
     if name.startswith(CORE_PREFIX) and name[len(CORE_PREFIX):] in ENCODINGS:
         return core_tokenizer(name[len(CORE_PREFIX):])

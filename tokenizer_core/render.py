@@ -26,6 +26,7 @@ import html
 from dataclasses import dataclass
 from typing import Literal, Sequence
 
+from .messages import N_, Say, in_english
 from .pretokenize import WORD_END
 from .tokens import Token, display_bytes, hex_bytes, show_whitespace
 
@@ -93,6 +94,7 @@ class RenderOptions:
     big: bool = False
     contrast: bool = False
     readout: bool = False  # an empty line above the tokens that hover scripts fill (textContent)
+    say: Say = in_english  # the words of hover titles and the readout, in the reader's language
 
 
 def token_label(token: Token, view: View, visible_whitespace: bool) -> str:
@@ -142,14 +144,21 @@ def end_of_word(token: Token) -> str:
     return WORD_END if piece == covered + WORD_END else ""
 
 
-def token_title(token: Token) -> str:
-    """Hover text: id, bytes in hex, and the token's own string."""
-    shown = hex_bytes(token.bytes) or "none"
-    piece = repr(token.piece) if token.piece is not None else "not whole UTF-8 characters"
-    kind = " · special token" if token.special else ""
-    kind += f" · unknown: stands in for {token.bytes.decode('utf-8', 'replace')!r}" if token.unknown else ""
-    kind += " · splits a character" if token.partial else ""
-    return f"id {token.id} · bytes {shown} · {piece}{kind}"
+def token_title(token: Token, say: Say = in_english) -> str:
+    """Hover text: id, bytes in hex, and the token's own string (ids, bytes and the string stay
+    as they are in every language; `say` says the words around them)."""
+    shown = hex_bytes(token.bytes) or say(N_("none"))
+    piece = repr(token.piece) if token.piece is not None else say(N_("not whole UTF-8 characters"))
+    parts = [say(N_("id {id} · bytes {bytes} · {piece}"), id=str(token.id), bytes=shown,
+                 piece=piece)]
+    if token.special:
+        parts.append(say(N_("special token")))
+    if token.unknown:
+        parts.append(say(N_("unknown: stands in for {text}"),
+                         text=repr(token.bytes.decode("utf-8", "replace"))))
+    if token.partial:
+        parts.append(say(N_("splits a character")))
+    return " · ".join(parts)
 
 
 def render_tokens(
@@ -168,7 +177,8 @@ def render_tokens(
     # in CI); without it the boxes look plain for a moment, but the lines never merge.
     out = [f'<div class="{" ".join(classes)}" style="white-space: pre-wrap">']
     if options.readout:
-        out.append('<div class="tokinfo">Hover a token to see its id and bytes.</div>')
+        hint = options.say(N_("Hover a token to see its id and bytes."))
+        out.append(f'<div class="tokinfo">{escape(hint)}</div>')
     covered = 0
     for i, token in enumerate(tokens):
         if token.start > covered:
@@ -248,7 +258,7 @@ def _span(i: int, token: Token, options: RenderOptions, disagrees: bool, label: 
     marker = end_of_word(token) if options.view == "text" and "cut" not in piece else ""  # last box
     if marker:
         shown += f'<span class="wend">{escape(marker)}</span>'
-    title = escape(token_title(token))
+    title = escape(token_title(token, options.say))
     return (
         f'<span class="{" ".join(classes)}" data-i="{i}" data-s="{token.start}" '
         f'data-e="{token.end}" title="{title}">{shown}</span>'

@@ -16,6 +16,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Iterable
 
+from .messages import N_, Refusal
+
 # Visible whitespace, used when a view asks for it. Chosen to be distinct from ordinary text,
 # and drawn by the fonts the app relies on (DejaVu, Noto CJK): the control picture U+240D (␍)
 # is in neither, so a carriage return is `←`, back to the start of the line, as a tab is `→`.
@@ -170,10 +172,10 @@ def require_unicode(text: str) -> None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as error:
-        raise ValueError(
-            f"the text holds a lone surrogate {text[error.start]!r} at character {error.start}, "
-            "which is not Unicode text and has no UTF-8 bytes; remove it, or decode the source "
-            "with errors='replace'"
+        raise Refusal(
+            N_("the text holds a lone surrogate {char} at character {at}, which is not Unicode "
+               "text and has no UTF-8 bytes; remove it, or decode the source with "
+               "errors='replace'"), char=repr(text[error.start]), at=str(error.start),
         ) from None
 
 

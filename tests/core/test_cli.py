@@ -162,16 +162,17 @@ def test_special_tokens_get_the_first_ids_and_never_merge(tmp_path):
     assert encoded["tokens"][1]["text"] == "<|endoftext|>"
 
 
-def test_encode_bounds_characters_not_only_bytes(monkeypatch, tmp_path, capsys):
-    # ASCII is one byte a character, so a byte ceiling of 4x the bound let 4x the characters in
+def test_encode_bounds_bytes_the_measure_of_tokens(monkeypatch, tmp_path, capsys):
+    # a byte-level tokenizer makes up to one token a byte, and tokens are what take the memory
     from tokenizer_core import bounds, cli
 
-    monkeypatch.setattr(bounds, "MAX_ENCODE_CHARS", 10)
+    monkeypatch.setattr(bounds, "MAX_ENCODE_BYTES", 10)
     text = tmp_path / "text.txt"
-    text.write_text("a" * 11, encoding="utf-8")
+    text.write_text("你好你好", encoding="utf-8")  # 4 characters, 12 bytes
     assert cli.main(["encode", "--tokenizer", "gpt2", str(text)]) == 1
     assert capsys.readouterr().err == (
-        "error: text has 11 characters; the bound is 10 (split it and encode the parts)\n"
+        f"error: text {str(text)!r} is larger than the bound of 10 bytes (split it and encode "
+        "the parts)\n"
     )
     text.write_text("a" * 10, encoding="utf-8")
     assert cli.main(["encode", "--tokenizer", "gpt2", str(text)]) == 0

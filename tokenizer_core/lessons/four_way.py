@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..interface import Tokenizer
+from ..messages import N_, Say, in_english
 from ..models.byte_bpe import ByteLevelBPE
 from ..models.char_bpe import CharLevelBPE
 from ..models.unigram import UnigramModel
@@ -33,13 +34,14 @@ WORD_START = "\u2581"  # ▁
 MARKERS = (CONTINUATION, WORD_START, WORD_END)
 MARKER_SHARE = 0.05  # a marker counts when at least this share of the pieces carry it
 UNSEEN = "\ua66e"  # ꙮ, CYRILLIC LETTER MULTIOCULAR O: in no built-in corpus
-# The lesson's examples: a long English word, a short one, a Chinese sentence, an emoji, a URL.
+# The lesson's examples: a long English word, a short one, a Chinese sentence, an emoji, a URL
+# (what each is: marked for the catalog, said where it is shown).
 EXAMPLES: tuple[tuple[str, str], ...] = (
-    ("unbelievable", "a long word"),
-    ("lowest", "a short word"),
-    ("我喜欢自然语言处理。", "a Chinese sentence"),
-    ("👍🏽", "an emoji with a skin tone"),
-    ("https://example.com/a?q=1", "a URL"),
+    ("unbelievable", N_("a long word")),
+    ("lowest", N_("a short word")),
+    ("我喜欢自然语言处理。", N_("a Chinese sentence")),
+    ("👍🏽", N_("an emoji with a skin tone")),
+    ("https://example.com/a?q=1", N_("a URL")),
 )
 
 
@@ -68,13 +70,20 @@ class Spaces:
     layout_kept: bool
     probe: str
 
-    def describe(self) -> str:
-        where = "kept inside the pieces" if self.in_pieces else "cut away before the model"
+    def describe(self, say: Say = in_english) -> str:
+        if self.in_pieces:
+            if self.layout_kept:
+                return say(N_("kept inside the pieces; decode restores every space exactly"))
+            if self.single_kept:
+                return say(N_("kept inside the pieces; decode puts back one space between words "
+                              "(layout lost)"))
+            return say(N_("kept inside the pieces; decode does not restore the spaces"))
         if self.layout_kept:
-            return f"{where}; decode restores every space exactly"
+            return say(N_("cut away before the model; decode restores every space exactly"))
         if self.single_kept:
-            return f"{where}; decode puts back one space between words (layout lost)"
-        return f"{where}; decode does not restore the spaces"
+            return say(N_("cut away before the model; decode puts back one space between words "
+                          "(layout lost)"))
+        return say(N_("cut away before the model; decode does not restore the spaces"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,11 +101,14 @@ class Row:
 
     @property
     def marker_meaning(self) -> str:
-        return {
-            CONTINUATION: "## continues a word (no ## = a word's start)",
-            WORD_START: "▁ starts a word: it is the space before it",
-            WORD_END: "</w> ends a word",
-        }.get(self.marker, "none: pieces do not say where words start or end")
+        return self.said_marker_meaning()
+
+    def said_marker_meaning(self, say: Say = in_english) -> str:
+        return say({
+            CONTINUATION: N_("## continues a word (no ## = a word's start)"),
+            WORD_START: N_("▁ starts a word: it is the space before it"),
+            WORD_END: N_("</w> ends a word"),
+        }.get(self.marker, N_("none: pieces do not say where words start or end")))
 
 
 def cut(tokenizer: Tokenizer, text: str) -> Cut:
@@ -143,46 +155,48 @@ def space_handling(tokenizer: Tokenizer, first: str, second: str) -> Spaces:
     return Spaces(in_pieces, once.round_trip, spread.round_trip, single)
 
 
-def unseen_character(tokenizer: Tokenizer, char: str = UNSEEN) -> str:
+def unseen_character(tokenizer: Tokenizer, char: str = UNSEEN, say: Say = in_english) -> str:
     """What the tokenizer does with a character it never saw."""
     try:
         tokens = tokenizer.encode(char)
     except ValueError:
-        return "refused: encoding raises an error"
+        return say(N_("refused: encoding raises an error"))
     if any(t.unknown for t in tokens):
         names = sorted({t.piece or "unknown" for t in tokens if t.unknown})
-        return f"becomes the unknown token {', '.join(names)}"
+        return say(N_("becomes the unknown token {names}"), names=", ".join(names))
     if any(t.partial for t in tokens):
-        return f"falls back to its {len(char.encode('utf-8'))} UTF-8 bytes"
-    return "is a piece of the vocabulary"
+        return say(N_("falls back to its {n} UTF-8 bytes"), n=len(char.encode("utf-8")))
+    return say(N_("is a piece of the vocabulary"))
 
 
-def criterion(tokenizer: Tokenizer) -> str:
+def criterion(tokenizer: Tokenizer, say: Say = in_english) -> str:
     """How the vocabulary was chosen, read from what training made (the one underived cell)."""
     if isinstance(tokenizer, (CharLevelBPE, ByteLevelBPE)):
-        return "merge the most frequent pair: count(ab)"
+        return say(N_("merge the most frequent pair: count(ab)"))
     if isinstance(tokenizer, WordPieceTokenizer):
         if tokenizer.score == "ratio":
-            return "merge the best count(ab) / (count(a)·count(b))"
+            return say(N_("merge the best count(ab) / (count(a)·count(b))"))
         if tokenizer.score == "likelihood":
-            return "merge the pair that raises the likelihood most"
-        return "a vocabulary given by hand (no training)"
+            return say(N_("merge the pair that raises the likelihood most"))
+        return say(N_("a vocabulary given by hand (no training)"))
     if isinstance(tokenizer, UnigramModel):
-        return "start big, drop the pieces whose loss hurts the likelihood least"
+        return say(N_("start big, drop the pieces whose loss hurts the likelihood least"))
     if isinstance(tokenizer, SentencePieceTokenizer):
         if tokenizer.model_type == "bpe":
-            return "merge the most frequent pair (SentencePiece's BPE)"
-        return "start big, drop the pieces whose loss hurts the likelihood least (SentencePiece)"
-    return "unknown to this lesson"
+            return say(N_("merge the most frequent pair (SentencePiece's BPE)"))
+        return say(N_("start big, drop the pieces whose loss hurts the likelihood least "
+                      "(SentencePiece)"))
+    return say(N_("unknown to this lesson"))
 
 
 def compare_row(name: str, tokenizer: Tokenizer, examples: Sequence[str],
-                known_words: tuple[str, str]) -> Row:
-    """One line of the table, every probe run now."""
+                known_words: tuple[str, str], say: Say = in_english) -> Row:
+    """One line of the table, every probe run now; the cells in words are said through `say`
+    (the marker's meaning and the spaces are said where shown: said_marker_meaning, describe)."""
     marker, carried = subword_marker(vocabulary(tokenizer))
     cuts = [cut(tokenizer, text) for text in examples]
     return Row(
-        name=name, criterion=criterion(tokenizer), marker=marker, marker_pieces=carried,
-        spaces=space_handling(tokenizer, *known_words), unseen=unseen_character(tokenizer),
+        name=name, criterion=criterion(tokenizer, say), marker=marker, marker_pieces=carried,
+        spaces=space_handling(tokenizer, *known_words), unseen=unseen_character(tokenizer, say=say),
         round_trips=sum(c.round_trip for c in cuts), examples=len(cuts),
     )

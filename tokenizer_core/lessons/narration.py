@@ -14,6 +14,11 @@ How things are written:
   (where spaces matter), shortened past LABEL_CHARS characters;
 - an amount per entry as its total, or `2×5` when a pair occurs twice in an entry seen 5 times.
 
+Every sentence is a `Phrase`: a str (the English sentence, what tests and the command line
+read) that also keeps its English template and its values, nested phrases included, so the
+interface can say it in the reader's language (ui/merge_steps/words.py: `say`). The templates
+are marked for `pybabel extract` (`N_`, and `ngettext` for a sentence with a plural).
+
 Leaves out: deciding what happened (bpe_steps.py finds where a pair occurs and which tied
 pair was met first) and any markup: these are plain strings, escaped by whoever draws them.
 """
@@ -24,6 +29,7 @@ import unicodedata
 from typing import Sequence
 
 from ..levels import Level, Symbol
+from ..messages import N_, english
 from ..tokens import display_bytes
 
 LABEL_CHARS = 28  # a longer line or chunk is shortened in a sentence
@@ -31,6 +37,40 @@ PLACES_LISTED = 3  # entries named in a narration; the rest are counted ("and 4 
 TIE_PAIRS_LISTED = 4  # tied pairs named in a "why" line
 
 _ENTRY = {"word": "word", "sentence": "line", "byte": "chunk"}
+
+
+class Phrase(str):
+    """An English sentence that keeps what it is made of: `template` (the gettext message id),
+    `plural` and `n` when it has a plural form, and its `values` (numbers, token text, or
+    phrases of their own). As a str it is the English sentence filled in."""
+
+    template: str
+    plural: str | None
+    n: int | None
+    values: dict[str, object]
+
+    def __new__(cls, template: str, plural: str | None = None, n: int | None = None,
+                /, **values: object) -> "Phrase":
+        form = plural if plural is not None and n != 1 else template
+        filled = {k: english(v) for k, v in values.items()}
+        if n is not None:
+            filled.setdefault("n", english(n))
+        text = super().__new__(cls, form.format_map(filled))
+        text.template, text.plural, text.n, text.values = template, plural, n, values
+        return text
+
+    def __reduce__(self):  # a str subclass with attributes: rebuilt from its parts when pickled
+        return _rebuild, (self.template, self.plural, self.n, self.values)
+
+
+def _rebuild(template: str, plural: str | None, n: int | None, values: dict) -> Phrase:
+    return Phrase(template, plural, n, **values)
+
+
+def ngettext(singular: str, plural: str, n: int, /, **values: object) -> Phrase:
+    """A sentence with a plural (`{n}` is the number): gettext's name, so pybabel extracts both
+    forms; the interface picks the form by its language's rule."""
+    return Phrase(singular, plural, n, **values)
 
 
 _SILENT = {"Cf", "Cc", "Co", "Cn", "Zl", "Zp"}  # format, control, private, unassigned, separators
@@ -88,15 +128,26 @@ def amount(pairs: int, count: int) -> str:
     return f"{pairs:,}×{count:,}"
 
 
-def times(n: int) -> str:
-    return "once" if n == 1 else f"{n:,} times"
+def times(n: int) -> Phrase:
+    return ngettext("once", "{n} times", n)
 
 
 def listing(items: Sequence[str]) -> str:
-    """`a`, `a and b`, `a, b and c`."""
+    """`a`, `a and b`, `a, b and c` (a Phrase from two items on, each joint translatable)."""
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    head: str = items[0]
+    for item in items[1:-1]:
+        head = Phrase(N_("{head}, {next}"), head=head, next=item)
+    return Phrase(N_("{head} and {last}"), head=head, last=items[-1])
+
+
+def _more(level: Level, n: int) -> Phrase:
+    if level == "word":
+        return ngettext("{n} more word", "{n} more words", n)
+    if level == "sentence":
+        return ngettext("{n} more line", "{n} more lines", n)
+    return ngettext("{n} more chunk", "{n} more chunks", n)
 
 
 def narrate_merge(
@@ -104,31 +155,45 @@ def narrate_merge(
     count: int,
     places: Sequence[tuple[str, int, int]],
     level: Level,
-) -> str:
+) -> Phrase:
     """One sentence: where the winning pair occurs and how often in all.
 
     `places` are (label, occurrences of the pair in that entry, the entry's count), in corpus
     order; `count` is the pair's total (the sum of occurrences × count).
     """
     listed = places if len(places) <= PLACES_LISTED + 1 else places[:PLACES_LISTED]
-    shown = [f"{label_text(label, level)} ({amount(p, c)})" for label, p, c in listed]
+    shown: list[str] = [Phrase(N_("{label} ({amount})"), label=label_text(label, level),
+                               amount=amount(p, c)) for label, p, c in listed]
     rest = len(places) - len(shown)
     if rest:
-        shown.append(f"{rest:,} more {entry_noun(level, rest)}")
-    return f"{pair_text(pair)} appears in {listing(shown)}: {times(count)}"
+        shown.append(_more(level, rest))
+    return Phrase(N_("{pair} appears in {places}: {times}"), pair=pair_text(pair),
+                  places=listing(shown), times=times(count))
 
 
-def narrate_start(level: Level, entries: int, occurrences: int, alphabet: int, tokens: int) -> str:
+def narrate_start(level: Level, entries: int, occurrences: int, alphabet: int, tokens: int) -> Phrase:
     """Step 0: what the corpus looks like before any merge."""
-    how = {
-        "word": "each word split into characters and ended with '</w>'",
-        "sentence": "each line split into characters, spaces included",
-        "byte": "each chunk split into its UTF-8 bytes",
-    }[level]
-    return (
-        f"Before any merge: {entries:,} distinct {entry_noun(level, entries)} "
-        f"({occurrences:,} in all), {how}: {tokens:,} tokens from an alphabet of {alphabet:,}."
-    )
+    values = dict(occurrences=occurrences, tokens=tokens, alphabet=alphabet)
+    if level == "word":
+        return ngettext(
+            "Before any merge: {n} distinct word ({occurrences} in all), each word split into "
+            "characters and ended with '</w>': {tokens} tokens from an alphabet of {alphabet}.",
+            "Before any merge: {n} distinct words ({occurrences} in all), each word split into "
+            "characters and ended with '</w>': {tokens} tokens from an alphabet of {alphabet}.",
+            entries, **values)
+    if level == "sentence":
+        return ngettext(
+            "Before any merge: {n} distinct line ({occurrences} in all), each line split into "
+            "characters, spaces included: {tokens} tokens from an alphabet of {alphabet}.",
+            "Before any merge: {n} distinct lines ({occurrences} in all), each line split into "
+            "characters, spaces included: {tokens} tokens from an alphabet of {alphabet}.",
+            entries, **values)
+    return ngettext(
+        "Before any merge: {n} distinct chunk ({occurrences} in all), each chunk split into its "
+        "UTF-8 bytes: {tokens} tokens from an alphabet of {alphabet}.",
+        "Before any merge: {n} distinct chunks ({occurrences} in all), each chunk split into its "
+        "UTF-8 bytes: {tokens} tokens from an alphabet of {alphabet}.",
+        entries, **values)
 
 
 def why_winner(
@@ -139,7 +204,7 @@ def why_winner(
     tie_break: str,
     runner_up: tuple[tuple[Symbol, Symbol], int] | None,
     first_met: str | None = None,
-) -> str:
+) -> Phrase:
     """Why this pair and not another: the highest count, or the tie-break rule in plain words.
 
     `tied` are the other pairs with the same count (as many as were recorded), `ties` how many
@@ -148,26 +213,32 @@ def why_winner(
     """
     if ties <= 1:
         if runner_up is None:
-            return f"{pair_text(winner)} is the only pair left, so it is merged."
+            return Phrase(N_("{winner} is the only pair left, so it is merged."),
+                          winner=pair_text(winner))
         other, other_count = runner_up
-        return (
-            f"{pair_text(winner)} has the highest count, {count:,}; the next best, "
-            f"{pair_text(other)}, has {other_count:,}."
-        )
-    named = [pair_text(p) for p in tied[: TIE_PAIRS_LISTED - 1]]
+        return Phrase(
+            N_("{winner} has the highest count, {count}; the next best, {other}, has "
+               "{other_count}."),
+            winner=pair_text(winner), count=count, other=pair_text(other), other_count=other_count)
+    named: list[str] = [pair_text(p) for p in tied[: TIE_PAIRS_LISTED - 1]]
     if ties - 1 > len(named):
-        named.append(f"{ties - 1 - len(named):,} more")
-    head = f"Tie: {ties:,} pairs have {count:,} (also {listing(named)})."
+        named.append(Phrase(N_("{n} more"), n=ties - 1 - len(named)))
+    head = Phrase(N_("Tie: {ties} pairs have {count} (also {named})."), ties=ties, count=count,
+                  named=listing(named))
     if tie_break == "lexical":
-        return (
-            f"{head} Ties go to the alphabetically smallest pair (compare the first symbols, "
-            f"then the second, by code point): {pair_text(winner)} comes first."
-        )
-    where = f": {first_met}" if first_met else ""
-    return (
-        f"{head} Ties go to the pair met first when reading the corpus from the top, left to "
-        f"right. {pair_text(winner)} wins{where}."
-    )
+        return Phrase(
+            N_("{head} Ties go to the alphabetically smallest pair (compare the first symbols, "
+               "then the second, by code point): {winner} comes first."),
+            head=head, winner=pair_text(winner))
+    if first_met:
+        return Phrase(
+            N_("{head} Ties go to the pair met first when reading the corpus from the top, left "
+               "to right. {winner} wins: {first_met}."),
+            head=head, winner=pair_text(winner), first_met=first_met)
+    return Phrase(
+        N_("{head} Ties go to the pair met first when reading the corpus from the top, left to "
+           "right. {winner} wins."),
+        head=head, winner=pair_text(winner))
 
 
 def where_first_met(
@@ -176,7 +247,7 @@ def where_first_met(
     other_at: tuple[int, int] | None,
     labels: Sequence[str],
     level: Level,
-) -> str:
+) -> Phrase:
     """Why the winner is the first met: `in hug it comes before ('g','</w>')`, or
     `it is met first, in hug; ('u','n') first appears in pun`.
 
@@ -184,11 +255,13 @@ def where_first_met(
     """
     label = label_text(labels[winner_at[0]], level)
     if other is None or other_at is None:
-        return f"it is met first, in {label}"
+        return Phrase(N_("it is met first, in {label}"), label=label)
     if other_at[0] == winner_at[0]:
-        return f"in {label} it comes before {pair_text(other)}"
+        return Phrase(N_("in {label} it comes before {other}"), label=label,
+                      other=pair_text(other))
     other_label = label_text(labels[other_at[0]], level)
-    return f"it is met first, in {label}; {pair_text(other)} first appears in {other_label}"
+    return Phrase(N_("it is met first, in {label}; {other} first appears in {other_label}"),
+                  label=label, other=pair_text(other), other_label=other_label)
 
 
 def score_formula(
@@ -215,14 +288,16 @@ def score_formula(
 def why_wordpiece(
     pair: tuple[str, str], score: float, count: int, count_a: int, count_b: int,
     kind: str = "ratio", total: int = 0,
-) -> str:
+) -> Phrase:
     """WordPiece's reason: the score worked out from the counts it comes from, by its own
     formula (`kind`; `total` is N, which only the likelihood uses)."""
-    head = f"{pair_text(pair)} scores {score_formula(kind, count, count_a, count_b, total)}"
+    values = dict(pair=pair_text(pair), formula=score_formula(kind, count, count_a, count_b, total),
+                  score=f"{score:.4g}")
     if kind == "likelihood":
-        return (
-            f"{head} = {score:.4g}, with N = {total:,} symbols in the corpus: WordPiece multiplies "
-            "the pair's count by the log of how much more often its parts meet than chance "
-            "would have them."
-        )
-    return f"{head} = {score:.4g}: WordPiece divides the pair's count by how common its parts are."
+        return Phrase(
+            N_("{pair} scores {formula} = {score}, with N = {total} symbols in the corpus: "
+               "WordPiece multiplies the pair's count by the log of how much more often its parts "
+               "meet than chance would have them."),
+            total=total, **values)
+    return Phrase(N_("{pair} scores {formula} = {score}: WordPiece divides the pair's count by how "
+                     "common its parts are."), **values)

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import regex
 
+from ..messages import N_, Say, in_english
 from ..models.wordpiece import _BERT_PIECE
 from ..pretokenize import PATTERNS
 from ..reference.open_models import LLAMA3_PAT, QWEN_PAT
@@ -43,36 +44,44 @@ _BERT_PUNCT, _BERT_WORD = _BERT_PUNCT + "]", "[" + _BERT_WORD
 SENTENCEPIECE_PATTERN = r"(?s).+"  # everything, in one piece
 
 # Each alternative of the known patterns: (a short name for the legend, what it takes in words).
-_CONTRACTION = ("contraction", "a contraction: 's 't 'd 'm 'll 've 're")
-_CONTRACTION_ANY = ("contraction", "a contraction in any case: 's 'S 't 'LL 've 're ...")
-_LETTERS_SPACE = ("letters", "a run of letters, with the one space before it")
-_LETTERS_SYMBOL = ("letters", "a run of letters, with one space or symbol before it (not a line "
-                   "break, not a digit)")  # fmt: skip
-_LOWER_WORD = ("word (lower/Title)", "a word: capitals, then lowercase (`the`, `Hello`), with "
-               "one space or symbol before it")  # fmt: skip
-_UPPER_WORD = ("word (CAPS)", "a word in capitals, then any lowercase (`DON`, `HTTPServer`), "
-               "with one space or symbol before it")  # fmt: skip
-_CONTRACTION_TAIL = " and a contraction after it ('s 't 're 've 'm 'll 'd, any case)"
-_DIGITS_3 = ("digits (1-3)", "digits in groups of one to three, from the left (`1234567` -> "
-             "123 456 7)")  # fmt: skip
-_PUNCT_NEWLINES = ("punctuation", "a run of punctuation or symbols, with the space before it "
-                   "and the line breaks after it")  # fmt: skip
-_PUNCT_SLASHES = ("punctuation", "a run of punctuation or symbols, with the space before it and "
-                  "the line breaks or slashes after it")  # fmt: skip
-_SPACE_LAST = ("whitespace", "whitespace that leaves its last space to the word after it")
-_END_SPACE = ("end whitespace", "whitespace at the very end of the text")
-_ONE_SPACE = ("one space", "one whitespace character (what nothing else took)")
-_SPACE_RUN = ("whitespace", "a run of whitespace (what nothing else took)")
-_LINE_BREAKS = ("line breaks", "whitespace up to and including line breaks")
+_CONTRACTION = (N_("contraction"), N_("a contraction: 's 't 'd 'm 'll 've 're"))
+_CONTRACTION_ANY = (N_("contraction"), N_("a contraction in any case: 's 'S 't 'LL 've 're ..."))
+_LETTERS_SPACE = (N_("letters"), N_("a run of letters, with the one space before it"))
+_LETTERS_SYMBOL = (N_("letters"), N_("a run of letters, with one space or symbol before it (not a "
+                                     "line break, not a digit)"))  # fmt: skip
+_LOWER_WORD = (N_("word (lower/Title)"), N_("a word: capitals, then lowercase (`the`, `Hello`), "
+                                            "with one space or symbol before it"))  # fmt: skip
+_UPPER_WORD = (N_("word (CAPS)"), N_(
+    "a word in capitals, then any lowercase (`DON`, `HTTPServer`), with one space or symbol "
+    "before it"))
+# The same two words with a contraction after them (o200k_base): whole sentences of their own.
+_LOWER_WORD_TAIL = (_LOWER_WORD[0], N_(
+    "a word: capitals, then lowercase (`the`, `Hello`), with one space or symbol before it and a "
+    "contraction after it ('s 't 're 've 'm 'll 'd, any case)"))
+_UPPER_WORD_TAIL = (_UPPER_WORD[0], N_(
+    "a word in capitals, then any lowercase (`DON`, `HTTPServer`), with one space or symbol "
+    "before it and a contraction after it ('s 't 're 've 'm 'll 'd, any case)"))
+_DIGITS_3 = (N_("digits (1-3)"), N_("digits in groups of one to three, from the left (`1234567` "
+                                    "-> 123 456 7)"))  # fmt: skip
+_PUNCT_NEWLINES = (N_("punctuation"), N_("a run of punctuation or symbols, with the space before "
+                                         "it and the line breaks after it"))  # fmt: skip
+_PUNCT_SLASHES = (N_("punctuation"), N_("a run of punctuation or symbols, with the space before "
+                                        "it and the line breaks or slashes after it"))  # fmt: skip
+_SPACE_LAST = (N_("whitespace but its last"),
+               N_("whitespace that leaves its last space to the word after it"))
+_END_SPACE = (N_("end whitespace"), N_("whitespace at the very end of the text"))
+_ONE_SPACE = (N_("one space"), N_("one whitespace character (what nothing else took)"))
+_SPACE_RUN = (N_("whitespace"), N_("a run of whitespace (what nothing else took)"))
+_LINE_BREAKS = (N_("line breaks"), N_("whitespace up to and including line breaks"))
 
 ALTERNATIVE_NAMES: dict[str, tuple[str, str]] = {
     # GPT-2
-    r"'(?:[sdmt]|ll|ve|re)": ("contraction", "a contraction in lowercase only: 's 't 'd 'm "
-                              "'ll 've 're ('S is not one)"),  # fmt: skip
+    r"'(?:[sdmt]|ll|ve|re)": (N_("contraction"), N_("a contraction in lowercase only: 's 't 'd "
+                                                    "'m 'll 've 're ('S is not one)")),  # fmt: skip
     r" ?\p{L}++": _LETTERS_SPACE,
-    r" ?\p{N}++": ("digits", "a run of digits of any length, with the one space before it"),
-    r" ?[^\s\p{L}\p{N}]++": ("punctuation", "a run of punctuation or symbols, with the one space "
-                             "before it"),  # fmt: skip
+    r" ?\p{N}++": (N_("digits"), N_("a run of digits of any length, with the one space before it")),
+    r" ?[^\s\p{L}\p{N}]++": (N_("punctuation"), N_("a run of punctuation or symbols, with the one "
+                                                   "space before it")),  # fmt: skip
     r"\s++$": _END_SPACE,
     r"\s+(?!\S)": _SPACE_LAST,
     r"\s": _ONE_SPACE,
@@ -81,12 +90,12 @@ ALTERNATIVE_NAMES: dict[str, tuple[str, str]] = {
     r"[^\r\n\p{L}\p{N}]?+\p{L}++": _LETTERS_SYMBOL,
     r"\p{N}{1,3}+": _DIGITS_3,
     r" ?[^\s\p{L}\p{N}]++[\r\n]*+": _PUNCT_NEWLINES,
-    r"\s*[\r\n]": ("line break", "whitespace up to and including one line break"),
+    r"\s*[\r\n]": (N_("line break"), N_("whitespace up to and including one line break")),
     # o200k_base and Mistral's Tekken
     r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+"
-    r"(?i:'s|'t|'re|'ve|'m|'ll|'d)?": (_LOWER_WORD[0], _LOWER_WORD[1] + _CONTRACTION_TAIL),
+    r"(?i:'s|'t|'re|'ve|'m|'ll|'d)?": _LOWER_WORD_TAIL,
     r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*"
-    r"(?i:'s|'t|'re|'ve|'m|'ll|'d)?": (_UPPER_WORD[0], _UPPER_WORD[1] + _CONTRACTION_TAIL),
+    r"(?i:'s|'t|'re|'ve|'m|'ll|'d)?": _UPPER_WORD_TAIL,
     r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+": _LOWER_WORD,
     r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*": _UPPER_WORD,
     r"\p{N}{1,3}": _DIGITS_3,
@@ -97,12 +106,12 @@ ALTERNATIVE_NAMES: dict[str, tuple[str, str]] = {
     r"(?i:'s|'t|'re|'ve|'m|'ll|'d)": _CONTRACTION_ANY,
     r"[^\r\n\p{L}\p{N}]?\p{L}+": _LETTERS_SYMBOL,
     r" ?[^\s\p{L}\p{N}]+[\r\n]*": _PUNCT_NEWLINES,
-    r"\p{N}": ("one digit", "one digit: every digit is a chunk of its own"),
+    r"\p{N}": (N_("one digit"), N_("one digit: every digit is a chunk of its own")),
     # BERT
-    _BERT_WORD: ("word", "a run of anything but whitespace and punctuation"),
-    _BERT_PUNCT: ("punctuation", "one punctuation mark or ASCII symbol, always alone"),
+    _BERT_WORD: (N_("word"), N_("a run of anything but whitespace and punctuation")),
+    _BERT_PUNCT: (N_("punctuation"), N_("one punctuation mark or ASCII symbol, always alone")),
     # SentencePiece
-    SENTENCEPIECE_PATTERN: ("whole text", "the whole text: no pre-split, each space becomes ▁"),
+    SENTENCEPIECE_PATTERN: (N_("whole text"), N_("the whole text: no pre-split, each space becomes ▁")),
 }
 
 
@@ -129,9 +138,9 @@ PRE_SPLITTERS: dict[str, PreSplitter] = {
         PreSplitter("o200k_base", "o200k_base (GPT-4o)", PATTERNS["o200k_base"]),
         PreSplitter("llama3", "Llama 3", LLAMA3_PAT),
         PreSplitter("qwen2.5", "Qwen 2.5", QWEN_PAT),
-        PreSplitter("bert", "BERT (whitespace and punctuation)", BERT_PATTERN,
+        PreSplitter("bert", N_("BERT (whitespace and punctuation)"), BERT_PATTERN,
                     drops_whitespace=True),
-        PreSplitter("sentencepiece", "SentencePiece (no pre-split, ▁ for space)",
+        PreSplitter("sentencepiece", N_("SentencePiece (no pre-split, ▁ for space)"),
                     SENTENCEPIECE_PATTERN, metaspace=True),
     )
 }  # Mistral Nemo's regex lives in its Tekken file: the page adds it from the loaded tokenizer.
@@ -141,10 +150,10 @@ QUIRKS: dict[str, str] = {
     "I'm": "I'm here",
     "don't": "don't stop",
     "DON'T": "DON'T STOP",
-    "indented code": "   indented code",
+    N_("indented code"): "   indented code",  # the names in words: the page says them
     "1234567": "cost 1234567",
     "你好世界": "你好世界",
-    "line breaks": "end.\n\n  next",
+    N_("line breaks"): "end.\n\n  next",
 }
 
 
@@ -183,9 +192,13 @@ def alternatives(pat_str: str) -> list[str]:
     return parts
 
 
-def describe(alternative: str) -> tuple[str, str]:
-    """(short name, plain words) of an alternative; an unknown one is shown as itself."""
-    return ALTERNATIVE_NAMES.get(alternative, ("other", f"the regex alternative {alternative}"))
+def describe(alternative: str, say: Say = in_english) -> tuple[str, str]:
+    """(short name, plain words) of an alternative, said through `say`; an unknown one is shown
+    as itself."""
+    if alternative not in ALTERNATIVE_NAMES:
+        return say(N_("other")), say(N_("the regex alternative {regex}"), regex=alternative)
+    name, words = ALTERNATIVE_NAMES[alternative]
+    return say(name), say(words)
 
 
 @dataclass(frozen=True, slots=True)

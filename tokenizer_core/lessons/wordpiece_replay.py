@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import cast
 
+from ..messages import N_, Say, in_english
 from ..models.wordpiece import CONTINUATION, WordPieceTokenizer
 from ..trace import Candidate
 from ..trainers.corpus import Corpus
@@ -73,8 +74,9 @@ def match_trace(tokenizer: WordPieceTokenizer, word: str) -> MatchTrace:
     return MatchTrace(word, tuple(steps), pieces, False, False)
 
 
-def why_unknown(tokenizer: WordPieceTokenizer, trace: MatchTrace, corpus: bool = False) -> str | None:
-    """Why a word became `[UNK]`, in one sentence (None when it did not).
+def why_unknown(tokenizer: WordPieceTokenizer, trace: MatchTrace, corpus: bool = False,
+                say: Say = in_english) -> str | None:
+    """Why a word became `[UNK]`, in one sentence (None when it did not), said through `say`.
 
     The greedy search stops at the first position where no piece fits, and then not even the
     one-character piece (`q`, or `##q` inside a word) is in the vocabulary: the sentence names
@@ -86,27 +88,32 @@ def why_unknown(tokenizer: WordPieceTokenizer, trace: MatchTrace, corpus: bool =
         return None
     word = trace.word
     if trace.too_long:
-        return (f"{len(word):,} characters is over the model's limit of "
-                f"{tokenizer.max_input_chars_per_word:,} per word, so it is [UNK] without a search")
+        return say(N_("{n} characters is over the model's limit of {limit} per word, so it is "
+                      "[UNK] without a search"),
+                   n=len(word), limit=tokenizer.max_input_chars_per_word)
     start = trace.steps[-1].start
     ch, done = word[start], word[:start]
     needed = (CONTINUATION if start else "") + ch
     specials = {*tokenizer.special_tokens, tokenizer.unk_token}
     spelled = {c for piece in tokenizer.vocab if piece not in specials
                for c in piece.removeprefix(CONTINUATION)}
+    q = {"ch": quoted(ch), "word": quoted(word), "done": quoted(done), "needed": quoted(needed)}
     if ch not in spelled:
         if corpus:
-            return f"{quoted(ch)} never appears in the corpus, so no piece can spell it"
-        return f"no piece of the vocabulary holds {quoted(ch)}, so nothing can spell it (add {quoted(needed)})"
+            return say(N_("{ch} never appears in the corpus, so no piece can spell it"), ch=q["ch"])
+        return say(N_("no piece of the vocabulary holds {ch}, so nothing can spell it (add "
+                      "{needed})"), ch=q["ch"], needed=q["needed"])
     if corpus:
         if not start:
-            return f"no word of the corpus starts with {quoted(ch)}, so no piece can start {quoted(word)}"
-        return (f"{quoted(ch)} only ever starts words in the corpus, so no piece ({quoted(needed)}) "
-                f"can continue {quoted(done)}")
+            return say(N_("no word of the corpus starts with {ch}, so no piece can start {word}"),
+                       ch=q["ch"], word=q["word"])
+        return say(N_("{ch} only ever starts words in the corpus, so no piece ({needed}) can "
+                      "continue {done}"), ch=q["ch"], needed=q["needed"], done=q["done"])
     if not start:
-        return f"no piece of the vocabulary can start {quoted(word)}, not even {quoted(ch)}"
-    return (f"no piece of the vocabulary continues {quoted(done)} with {quoted(ch)}, not even "
-            f"{quoted(needed)}")
+        return say(N_("no piece of the vocabulary can start {word}, not even {ch}"),
+                   word=q["word"], ch=q["ch"])
+    return say(N_("no piece of the vocabulary continues {done} with {ch}, not even {needed}"),
+               done=q["done"], ch=q["ch"], needed=q["needed"])
 
 
 # --- BPE vs WordPiece, step by step --------------------------------------------------------------

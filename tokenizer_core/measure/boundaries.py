@@ -8,6 +8,7 @@ Leaves out: drawing the disagreement (render.py marks the tokens it is given).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Sequence
 
 from ..tokens import ByteToChar, Token
@@ -38,12 +39,30 @@ def boundaries(spans: Sequence[tuple[int, int]]) -> frozenset[int]:
     return frozenset(offset for span in spans for offset in span)
 
 
+def unshared(spans: Sequence[tuple[int, int]], other: Sequence[tuple[int, int]]) -> frozenset[int]:
+    """Indices of `spans` whose cuts `other` does not share: a start or an end that is not a
+    boundary of `other`, or a boundary of `other` strictly inside the span.
+
+    subtle: the inside matters. o200k's one token for a Chinese word starts and ends where GPT-2
+    cuts too, but GPT-2 also cuts inside it twice; checking only the ends would mark nearly every
+    GPT-2 token and almost no o200k one, which a class reads as "o200k agrees". With the inside
+    checked, each side marks what the other cuts differently, and two equal tokenizations mark
+    nothing.
+    """
+    theirs = sorted(boundaries(other))
+    shared = set(theirs)
+    marked = []
+    for i, (start, end) in enumerate(spans):
+        after_start = bisect_right(theirs, start)  # the first boundary of theirs past `start`
+        cut_inside = after_start < len(theirs) and theirs[after_start] < end
+        if start not in shared or end not in shared or cut_inside:
+            marked.append(i)
+    return frozenset(marked)
+
+
 def disagreements(
     text: str, tokens: Sequence[Token], other: Sequence[Token]
 ) -> frozenset[int]:
-    """Indices of `tokens` that begin or end where `other` has no boundary."""
-    theirs = boundaries(byte_spans(text, other))
-    return frozenset(
-        i for i, (start, end) in enumerate(byte_spans(text, tokens))
-        if start not in theirs or end not in theirs
-    )
+    """Indices of `tokens` whose cuts `other` does not share (see `unshared`): ask both ways,
+    `disagreements(text, a, b)` and `disagreements(text, b, a)`, to mark both panels."""
+    return unshared(byte_spans(text, tokens), byte_spans(text, other))

@@ -17,6 +17,10 @@ covers are drawn as empty gaps, and zero-width tokens (a lone `</w>`) are not dr
 Lines are cut between characters, never inside one; a token cut by a line end continues on the
 next line (classes `cutr`/`cutl`).
 
+The ruler's own words (row headers, hover titles) are English sentences marked with `N_`, said
+through `say` (an English sentence with `{placeholders}` and its values -> the text shown): the
+interface passes its catalog's `_`, everyone else gets the English filled in.
+
 Leaves out: tokenizing (callers pass tokens), choosing tokenizers, and the page around it.
 """
 
@@ -26,6 +30,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 from typing import Literal, Sequence
 
+from ..messages import N_, Say, in_english
 from ..render import PALETTE_SIZE, escape, palette_css, token_title
 from ..tokens import ByteToChar, Token, char_label, display_bytes
 
@@ -33,7 +38,6 @@ RowKind = Literal["char", "codepoint", "byte", "token"]
 MIN_BYTES_PER_LINE = 4  # the longest UTF-8 character must fit on one line
 MAX_BYTES_PER_LINE = 32  # RULER_CSS defines span classes s1..s32
 CONTINUED = "…"  # label of the later pieces of a fixed-label token (special, unknown)
-
 @dataclass(frozen=True)
 class Cell:
     """One box of the ruler over the byte columns [start, end) of the text's UTF-8.
@@ -70,35 +74,56 @@ def byte_role(b: int) -> str:
     return "never valid in UTF-8"
 
 
-def _char_row(text: str, starts: list[int]) -> Row:
+# byte_role's sentences as message ids (byte_role itself is quoted by a Practice exercise, so it
+# stays as the exercise shows it): the hover says them through `say`.
+ROLE_SENTENCES = {
+    "ASCII, a whole character": N_("ASCII, a whole character"),
+    "continuation byte (10xxxxxx)": N_("continuation byte (10xxxxxx)"),
+    "never valid in UTF-8": N_("never valid in UTF-8"),
+}
+LEAD_SENTENCE = N_("lead byte of a {n}-byte character")
+
+
+def _said_role(b: int, say: Say) -> str:
+    role = byte_role(b)
+    if role in ROLE_SENTENCES:
+        return say(ROLE_SENTENCES[role])
+    return say(LEAD_SENTENCE, n=str(2 if b < 0xE0 else 3 if b < 0xF0 else 4))
+
+
+def _char_row(text: str, starts: list[int], say: Say = in_english) -> Row:
     cells = []
     for i, ch in enumerate(text):
         start, end = starts[i], starts[i + 1]
         name = unicodedata.name(ch, "unnamed")
         label = char_label(ch)
         n = end - start
-        title = f"U+{ord(ch):04X} {name} · {n} byte{'s' if n > 1 else ''}"
+        size = say(N_("{n} bytes"), n=n) if n > 1 else say(N_("{n} byte"), n=n)
+        title = f"U+{ord(ch):04X} {name} · {size}"
         classes = ("ch",) if label == ch else ("ch", "named")
         cells.append(Cell(start, end, label, title, classes))
-    return Row("char", "characters", tuple(cells), "One box per character (Unicode code point)")
+    return Row("char", say(N_("characters")), tuple(cells),
+               say(N_("One box per character (Unicode code point)")))
 
 
-def _code_point_row(text: str, starts: list[int]) -> Row:
+def _code_point_row(text: str, starts: list[int], say: Say = in_english) -> Row:
     cells = tuple(
         Cell(starts[i], starts[i + 1], f"{ord(ch):04X}", f"U+{ord(ch):04X}", ("cp",))
         for i, ch in enumerate(text)
     )
-    return Row("codepoint", "code point U+", cells, "Each character's Unicode number, in hex")
+    return Row("codepoint", say(N_("code point U+")), cells,
+               say(N_("Each character's Unicode number, in hex")))
 
 
-def _byte_row(data: bytes) -> Row:
+def _byte_row(data: bytes, say: Say = in_english) -> Row:
     cells = []
     for i, b in enumerate(data):
         kind = "ascii" if b < 0x80 else ("cont" if b < 0xC0 else "lead")
-        title = f"byte {i}: 0x{b:02X} = {b:08b}, {byte_role(b)}"
+        title = say(N_("byte {i}: 0x{hex} = {bits}, {role}"), i=str(i), hex=f"{b:02X}",
+                    bits=f"{b:08b}", role=_said_role(b, say))
         cells.append(Cell(i, i + 1, f"{b:02X}", title, ("by", kind)))
-    about = "The bytes a byte-level tokenizer reads, in hex"
-    return Row("byte", "UTF-8 bytes", tuple(cells), about)
+    about = say(N_("The bytes a byte-level tokenizer reads, in hex"))
+    return Row("byte", say(N_("UTF-8 bytes")), tuple(cells), about)
 
 
 def token_spans(text: str, tokens: Sequence[Token]) -> list[tuple[int, int]]:
@@ -129,7 +154,8 @@ def _token_classes(i: int, token: Token) -> tuple[str, ...]:
     return tuple(classes)
 
 
-def _token_row(header: str, text: str, tokens: Sequence[Token], n_bytes: int) -> Row:
+def _token_row(header: str, text: str, tokens: Sequence[Token], n_bytes: int,
+               say: Say = in_english) -> Row:
     cells: list[Cell] = []
     covered = 0
     for i, (token, (start, end)) in enumerate(zip(tokens, token_spans(text, tokens))):
@@ -139,14 +165,16 @@ def _token_row(header: str, text: str, tokens: Sequence[Token], n_bytes: int) ->
         if end <= start:
             continue  # zero-width: a lone </w> covers no byte
         if start > covered:
-            cells.append(Cell(covered, start, "", "no token covers these bytes", ("gap",)))
+            cells.append(Cell(covered, start, "", say(N_("no token covers these bytes")),
+                              ("gap",)))
         fixed = (token.piece or token.display()) if (token.special or token.unknown) else None
-        title = f"token {i} · {token_title(token)}"
+        title = say(N_("token {i} · {about}"), i=str(i), about=token_title(token, say))
         cells.append(Cell(start, end, fixed, title, _token_classes(i, token)))
         covered = end
     if covered < n_bytes:
-        cells.append(Cell(covered, n_bytes, "", "no token covers these bytes", ("gap",)))
-    about = f"{header}: {len(tokens):,} tokens for the whole text"
+        cells.append(Cell(covered, n_bytes, "", say(N_("no token covers these bytes")), ("gap",)))
+    about = say(N_("{header}: {count} tokens for the whole text"), header=header,
+                count=len(tokens))
     return Row("token", header, tuple(cells), about)
 
 
@@ -183,6 +211,7 @@ def ruler_rows(
     max_chars: int | None = None,
     bytes_per_line: int = 24,
     code_points: bool = False,
+    say: Say = in_english,
 ) -> list[list[Row]]:
     """The ruler as data: one list of rows per line, each row's cells clipped to that line.
 
@@ -199,11 +228,11 @@ def ruler_rows(
     drawn = text if max_chars is None else text[:max_chars]
     data = drawn.encode("utf-8")
     starts = [*ByteToChar(drawn).char_byte_starts, len(data)]
-    rows = [_char_row(drawn, starts)]
+    rows = [_char_row(drawn, starts, say)]
     if code_points:
-        rows.append(_code_point_row(drawn, starts))
-    rows.append(_byte_row(data))
-    rows += [_token_row(header, text, tokens, len(data)) for header, tokens in token_rows]
+        rows.append(_code_point_row(drawn, starts, say))
+    rows.append(_byte_row(data, say))
+    rows += [_token_row(header, text, tokens, len(data), say) for header, tokens in token_rows]
     lines = []
     for lo, hi in line_breaks(starts, bytes_per_line):
         clipped = [
@@ -220,7 +249,7 @@ RULER_CSS = (
   font-family: ui-monospace, "DejaVu Sans Mono", "Noto Sans Mono CJK SC", monospace; }
 .ruler.big { font-size: 1.2rem; --rh: 7.6em; }
 .ruler .rline { margin: 0 0 .9em 0; padding-bottom: .5em; border-bottom: 1px solid #ccc; }
-.ruler .rrow { display: grid; margin: 2px 0;
+.ruler .rrow { display: grid; margin: 2px 0; padding-right: 1px; /* the last box's -1px margin */
   grid-template-columns: var(--rh) repeat(var(--n), minmax(0, 1fr));
   min-width: calc(var(--rh) + var(--n) * 1.9em); }
 .ruler .rh { font-family: system-ui, sans-serif; font-size: .78em; font-weight: 600;
@@ -240,7 +269,8 @@ RULER_CSS = (
 """
     + palette_css(".ruler")
     + """\
-.ruler .tk.partial { border: 2px dashed #b00020; font-size: .72em; align-content: center; }
+.ruler .tk.partial { border: 2px dashed #b00020; font-size: .72em; align-content: center;
+  white-space: pre; overflow-wrap: normal; }
 .ruler .tk.special { background: #222; color: #fff; font-weight: 600; }
 .ruler .tk.unknown { background: #eee; color: #8a0000; font-weight: 600; }
 .ruler .gap { border-style: dotted; background: transparent; }
@@ -283,11 +313,12 @@ def render_ruler(
     code_points: bool = False,
     big: bool = False,
     contrast: bool = False,
+    say: Say = in_english,
 ) -> str:
     """HTML for the ruler (see `ruler_rows`); every user or vocabulary string escaped."""
     lines = ruler_rows(
         text, token_rows, max_chars=max_chars, bytes_per_line=bytes_per_line,
-        code_points=code_points,
+        code_points=code_points, say=say,
     )  # fmt: skip
     drawn = text if max_chars is None else text[:max_chars]
     data = drawn.encode("utf-8")

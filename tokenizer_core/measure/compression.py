@@ -17,6 +17,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable
 
+from ..messages import N_, Refusal
 from ..models.byte_bpe import ByteLevelBPE
 from ..pretokenize import GPT2_PATTERN
 from ..trainers.bpe import train_bpe
@@ -85,10 +86,10 @@ def split_held_out(text: str, held_out_share: float) -> HeldOutSplit:
             break
     train, held_out = text[:cut], text[cut:]
     if not train.strip() or not held_out.strip():
-        raise ValueError(
-            f"a text of {len(text):,} characters is too short to split into a training part "
-            f"and a held-out part of {held_out_share:.0%}; give a longer text"
-        )
+        raise Refusal(
+            N_("a text of {count} characters is too short to split into a training part and a "
+               "held-out part of {percent}%; give a longer text"),
+            count=len(text), percent=round(held_out_share * 100))
     return HeldOutSplit(train, held_out, cut)
 
 

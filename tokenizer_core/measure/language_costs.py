@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence, runtime_checkable
 
 from ..interface import Tokenizer
+from ..messages import N_, Refusal
 from ..samples import ParallelPair, ParallelSet
 from ..tokens import require_unicode
 
@@ -110,16 +111,18 @@ def premium(pairs: Sequence[ParallelPair], count: Count) -> Premium:
     """Count every sentence on its own and compare the languages; ValueError on no pairs, or on
     a sentence that counts zero tokens (its ratio would be undefined)."""
     if not pairs:
-        raise ValueError("no parallel pairs to compare; give at least one en<TAB>zh line")
+        raise Refusal(N_("no parallel pairs to compare; give at least one en<TAB>zh line"))
     costs = []
     for pair in pairs:
         en, zh = count(pair.en), count(pair.zh)
-        for side, n in (("English", en), ("Chinese", zh)):
+        for sentence, n in (
+            (N_("line {line}: the English sentence counts {n} tokens, so its ratio is undefined; "
+                "every sentence must be non-empty"), en),
+            (N_("line {line}: the Chinese sentence counts {n} tokens, so its ratio is undefined; "
+                "every sentence must be non-empty"), zh),
+        ):
             if n <= 0:
-                raise ValueError(
-                    f"line {pair.line}: the {side} sentence counts {n} tokens, so its ratio is "
-                    "undefined; every sentence must be non-empty"
-                )
+                raise Refusal(sentence, line=str(pair.line), n=n)
         costs.append(PairCost(pair.line, en, zh))
     return Premium(
         pairs=tuple(costs),
@@ -151,10 +154,9 @@ def language_premiums(parallel: ParallelSet, count: Count) -> LanguagePremiums:
         tokens = [count(text) for text in texts]
         for row, n in zip(parallel.rows, tokens):
             if n <= 0:
-                raise ValueError(
-                    f"line {row.line}: the {code!r} text counts {n} tokens, so its ratio is "
-                    "undefined; every text must be non-empty"
-                )
+                raise Refusal(N_("line {line}: the {code} text counts {n} tokens, so its ratio "
+                                 "is undefined; every text must be non-empty"),
+                              line=str(row.line), code=repr(code), n=n)
         columns.append(_totals(texts, tokens))
     return LanguagePremiums(parallel.languages, tuple(columns))
 

@@ -18,6 +18,7 @@ from typing import AbstractSet, Iterable, Sequence
 import regex
 
 from ..interface import Tokenizer
+from ..messages import N_, Refusal, Say, in_english
 from ..pretokenize import Piece
 from ..tokens import Token
 
@@ -67,6 +68,39 @@ def text_stats(text: str, tokens: Sequence[Token]) -> TextStats:
     )
 
 
+# --- words, per script (the Playground's count) ----------------------------------------------
+# Chinese and Japanese put no spaces between words, so whitespace sees a whole paragraph as one
+# "word" (words/token 0.02 on Chinese). Counting each of their characters as a word is the rule
+# teachers and word counters use for them; Thai, Lao, Khmer, Myanmar and Tibetan have no such
+# rule (their words need a dictionary), so text with them gets no count at all.
+_CHARACTER_WORDS = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]")
+_NO_WORD_RULE = regex.compile(r"[\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}\p{Tibetan}]")
+_NOT_PUNCTUATION = regex.compile(r"[^\s\p{P}]")  # a lone "," or "—" is not a word
+
+
+@dataclass(frozen=True)
+class WordCount:
+    """Words of a text counted per script. `words` is None when the text holds a script that
+    has neither spaces between words nor a one-character rule."""
+
+    spaced: int  # whitespace-separated words that are not only punctuation
+    characters: int  # Chinese and Japanese characters, one word each
+    unsegmented: bool  # letters of Thai, Lao, Khmer, Myanmar or Tibetan are present
+
+    @property
+    def words(self) -> int | None:
+        return None if self.unsegmented else self.spaced + self.characters
+
+
+def count_words(text: str) -> WordCount:
+    """Whitespace words, with each Chinese or Japanese character a word of its own
+    ("Hello 世界!" is 3 words: Hello, 世, 界)."""
+    characters = len(_CHARACTER_WORDS.findall(text))
+    rest = _CHARACTER_WORDS.sub(" ", text)
+    spaced = sum(1 for chunk in rest.split() if _NOT_PUNCTUATION.search(chunk))
+    return WordCount(spaced, characters, _NO_WORD_RULE.search(text) is not None)
+
+
 @dataclass(frozen=True)
 class RoundTrip:
     """Whether decode(encode(text)) gave the text back, and if not, what was lost."""
@@ -76,25 +110,32 @@ class RoundTrip:
     lost: str  # "" when ok
 
 
-def round_trip(tokenizer: Tokenizer, text: str, tokens: Sequence[Token]) -> RoundTrip:
+def round_trip(tokenizer: Tokenizer, text: str, tokens: Sequence[Token],
+               say: Say = in_english) -> RoundTrip:
+    """decode(encode(text)) against the text; `lost` is said through `say` (the interface passes
+    one in the session's language)."""
     try:
         decoded = tokenizer.decode([t.id for t in tokens])
     except ValueError as error:  # e.g. an uploaded tokenizer.json whose decoder overran its limit
-        return RoundTrip(False, "", f"decoding failed: {error}")
+        reason = say(error.template, **error.values) if isinstance(error, Refusal) else str(error)
+        return RoundTrip(False, "", say(N_("decoding failed: {error}"), error=reason))
     if decoded == text:
         return RoundTrip(True, decoded, "")
     normal_form = getattr(tokenizer, "normal_form", None)
     if normal_form is not None and decoded == normal_form(text):
         level = getattr(tokenizer, "level", "")
-        what = "line breaks" if level == "sentence" else "whitespace layout (spaces, tabs, newlines)"
-        return RoundTrip(False, decoded, f"{what}: this level does not keep them")
-    return RoundTrip(False, decoded, _first_difference(text, decoded))
+        if level == "sentence":
+            return RoundTrip(False, decoded, say(N_("line breaks: this level does not keep them")))
+        return RoundTrip(False, decoded, say(N_(
+            "whitespace layout (spaces, tabs, newlines): this level does not keep them")))
+    return RoundTrip(False, decoded, _first_difference(text, decoded, say))
 
 
-def _first_difference(expected: str, got: str) -> str:
+def _first_difference(expected: str, got: str, say: Say = in_english) -> str:
     i = next((k for k, (a, b) in enumerate(zip(expected, got)) if a != b), min(len(expected), len(got)))
     want, have = expected[i : i + 12], got[i : i + 12]
-    return f"differs from character {i}: the text has {want!r}, decoding gives {have!r}"
+    return say(N_("differs from character {i}: the text has {want}, decoding gives {have}"),
+               i=str(i), want=repr(want), have=repr(have))
 
 
 def usage_entropy(ids: Iterable[int]) -> float:

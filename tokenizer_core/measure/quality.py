@@ -20,7 +20,8 @@ from typing import AbstractSet, Callable, Literal, Sequence
 
 from ..bounds import MAX_HF_WORD_BYTES
 from ..interface import Tokenizer
-from ..reference.hf import HFTokenizer
+from ..messages import N_, Refusal
+from ..reference.hf import METASPACE, HFTokenizer
 from ..reference.hf_train import train_hf
 from ..reference.sentencepiece_models import SentencePieceTokenizer, train_sentencepiece
 from .metrics import (
@@ -131,16 +132,17 @@ def longest_word_bytes(text: str) -> int:
                 for word in line.split(" ")), default=0)
 
 
-def hf_refusal(train_text: str) -> str | None:
-    """Why HF's trainers are not run on this text (a sentence to show), or None when they may be."""
+def hf_refusal(train_text: str) -> Refusal | None:
+    """Why HF's trainers are not run on this text (a sentence to show: `str()` of it, or its
+    template and values for the interface's language), or None when they may be."""
     longest = longest_word_bytes(train_text)
     if longest <= MAX_HF_WORD_BYTES:
         return None
-    return (
-        f"its longest stretch without a space is {longest:,} bytes, over the "
-        f"{MAX_HF_WORD_BYTES:,} that HF's trainers handle in seconds: they rewrite a whole word "
-        "for every merge made inside it, and text with no spaces is one long word"
-    )
+    return Refusal(
+        N_("its longest stretch without a space is {longest} bytes, over the {bound} that HF's "
+           "trainers handle in seconds: they rewrite a whole word for every merge made inside "
+           "it, and text with no spaces is one long word"),
+        longest=longest, bound=MAX_HF_WORD_BYTES)
 
 
 def train_family(family: HFFamily, train_text: str,
@@ -152,10 +154,22 @@ def train_family(family: HFFamily, train_text: str,
     counts its 256 byte pieces and 5 specials, and a size below what the text needs is refused."""
     if family in SENTENCEPIECE_FAMILIES:
         return train_sentencepiece(train_text, vocab_size, "unigram" if family == "sp_unigram" else "bpe")
-    lines = [line for line in train_text.splitlines(keepends=True) if line.strip()]
+    lines = _training_lines(train_text)
     if family == "bpe_bytes":
         return train_hf("bpe", lines, vocab_size, byte_level=True)
     return train_hf(family, lines, vocab_size)
+
+
+def _training_lines(train_text: str) -> list[str]:
+    return [line for line in train_text.splitlines(keepends=True) if line.strip()]
+
+
+def unigram_alphabet(train_text: str) -> int:
+    """How many pieces HF's Unigram must start from: one per distinct character of its training
+    lines, spaces as `▁` (the Metaspace pre-tokenizer also puts one before every word). HF
+    refuses a smaller vocab size ("The vocabulary is not large enough to contain all chars"),
+    so on Chinese, with over a thousand characters in use, the small sizes have no model."""
+    return len(set("".join(_training_lines(train_text)).replace(" ", METASPACE)) | {METASPACE})
 
 
 def hf_lines(

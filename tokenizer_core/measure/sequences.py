@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Literal, Mapping, Sequence
 
 from ..interface import AllowedSpecial, Tokenizer, encode_with_specials
+from ..messages import N_, Refusal
 from ..tokens import Token
 
 # The lesson's families of special tokens, by what they do.
@@ -62,9 +63,11 @@ def special_set(tokens: Sequence[str], first_id: int = 0) -> dict[str, int]:
 
 def check_special(token: str) -> None:
     if not token or token != token.strip():
-        raise ValueError(f"special token {token!r} is empty or has spaces around it; type it bare, e.g. '<bos>'")
+        raise Refusal(N_("special token {token} is empty or has spaces around it; type it bare, "
+                         "e.g. '<bos>'"), token=repr(token))
     if len(token) > MAX_SPECIAL_CHARS:
-        raise ValueError(f"special token {token[:20]!r}... is over {MAX_SPECIAL_CHARS} characters")
+        raise Refusal(N_("special token {token}... is over {max} characters"),
+                      token=repr(token[:20]), max=MAX_SPECIAL_CHARS)
 
 
 def encode_with_set(
@@ -148,9 +151,9 @@ NO_SPECIALS = Template.parse("$A", "$A $B:1")
 # BERT's own, as bert-base-uncased's tokenizer.json writes its post-processor: the tokenizer's
 # own [CLS] (101) and [SEP] (102), not ids added after the vocabulary.
 BERT_OWN = Template.parse("[CLS] $A [SEP]", "[CLS] $A [SEP] $B:1 [SEP]:1")
-BERT_OWN_NAME = "BERT's own [CLS] [SEP]"
+BERT_OWN_NAME = N_("BERT's own [CLS] [SEP]")  # names in words are marked: the page says them
 TEMPLATES: dict[str, Template] = {"<bos> A <eos>": BOS_EOS, "<cls> A <sep> B <sep>": CLS_SEP,
-                                  BERT_OWN_NAME: BERT_OWN, "none": NO_SPECIALS}
+                                  BERT_OWN_NAME: BERT_OWN, N_("none"): NO_SPECIALS}
 
 
 # --- the model input ----------------------------------------------------------------------------
@@ -205,7 +208,7 @@ def truncate_pair(
         return list(a), None if b is None else list(b)
     if b is None:
         if strategy == "only_second":
-            raise ValueError("only_second truncation needs a second sequence; pick longest_first")
+            raise Refusal(N_("only_second truncation needs a second sequence; pick longest_first"))
         return list(a[:room]), None
     if strategy == "longest_first":
         short, long_ = sorted((n1, n2))
@@ -217,12 +220,14 @@ def truncate_pair(
     over = n1 + n2 - room
     if strategy == "only_first":
         if n1 <= over:
-            raise ValueError(f"only_first cannot make room: the first sequence has {n1} tokens "
-                             f"and {over} must go; pick longest_first or a larger max length")
+            raise Refusal(N_("only_first cannot make room: the first sequence has {n} tokens and "
+                             "{over} must go; pick longest_first or a larger max length"),
+                          n=n1, over=over)
         return list(a[: n1 - over]), list(b)
     if n2 <= over:
-        raise ValueError(f"only_second cannot make room: the second sequence has {n2} tokens "
-                         f"and {over} must go; pick longest_first or a larger max length")
+        raise Refusal(N_("only_second cannot make room: the second sequence has {n} tokens and "
+                         "{over} must go; pick longest_first or a larger max length"),
+                      n=n2, over=over)
     return list(a), list(b[: n2 - over])
 
 
@@ -241,7 +246,8 @@ def add_specials(
             special += [0] * len(run)
         else:
             if piece.name not in specials:
-                raise ValueError(f"the template uses {piece.name!r}, which is not in the special-token set")
+                raise Refusal(N_("the template uses {token}, which is not in the special-token "
+                                 "set"), token=repr(piece.name))
             ids.append(specials[piece.name])
             types.append(piece.type_id)
             special.append(1)
@@ -277,17 +283,17 @@ def prepare_batch(
         if settings.max_length is not None:
             room = settings.max_length - settings.template.added(b is not None)
             if room < 0:
-                raise ValueError(
-                    f"max length {settings.max_length} leaves no room: the template adds "
-                    f"{settings.template.added(b is not None)} special tokens"
-                )
+                raise Refusal(N_("max length {max_length} leaves no room: the template adds "
+                                 "{added} special tokens"), max_length=settings.max_length,
+                              added=settings.template.added(b is not None))
             a, b = truncate_pair(a, b, room, settings.strategy)
         rows.append(add_specials(a, b, settings.template, specials))
     if settings.padding == "none" or not rows:
         return rows
     if settings.padding == "max_length":
         if settings.max_length is None:
-            raise ValueError("padding to max_length needs a max length; set one or pad to the longest")
+            raise Refusal(N_("padding to max_length needs a max length; set one or pad to the "
+                             "longest"))
         length = settings.max_length
     else:
         length = max(len(r) for r in rows)

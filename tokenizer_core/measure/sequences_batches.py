@@ -17,6 +17,8 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Sequence
 
+from ..messages import N_, Refusal
+
 
 @dataclass(frozen=True)
 class BatchPlan:
@@ -42,7 +44,7 @@ def plan(lengths: Sequence[int], batches: Sequence[Sequence[int]]) -> BatchPlan:
 
 def check_batch_size(batch_size: int) -> None:
     if batch_size < 1:
-        raise ValueError(f"batch size {batch_size} must be at least 1")
+        raise Refusal(N_("batch size {size} must be at least 1"), size=batch_size)
 
 
 def naive_batches(lengths: Sequence[int], batch_size: int) -> BatchPlan:
@@ -63,9 +65,9 @@ def bucketed_batches(
     """
     check_batch_size(batch_size)
     if bucket_width < 1:
-        raise ValueError(f"bucket width {bucket_width} must be at least 1")
+        raise Refusal(N_("bucket width {width} must be at least 1"), width=bucket_width)
     if max_tokens is not None and max_tokens < 1:
-        raise ValueError(f"max tokens per batch {max_tokens} must be at least 1")
+        raise Refusal(N_("max tokens per batch {max} must be at least 1"), max=max_tokens)
     order = sorted(range(len(lengths)), key=lambda i: (lengths[i], i))
     batches: list[list[int]] = []
     current: list[int] = []

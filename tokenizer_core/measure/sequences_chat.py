@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Literal, Sequence
 
 from ..interface import Tokenizer
+from ..messages import N_, Refusal
 from ..tokens import Token
 from .sequences import encode_with_set, special_set
 
@@ -68,7 +69,7 @@ MISTRAL = Format("Mistral [INST]", ("<s>", "</s>"))
 TEKKEN = Format("Mistral Tekken", ("<s>", "</s>", "[INST]", "[/INST]"))
 DEEPSEEK = Format("DeepSeek", ("<｜begin▁of▁sentence｜>", "<｜User｜>", "<｜Assistant｜>",
                                "<｜end▁of▁sentence｜>"))
-PLAIN = Format("Plain tags", ("<system>", "<human>", "<assistant>", "<eos>"))
+PLAIN = Format(N_("Plain tags"), ("<system>", "<human>", "<assistant>", "<eos>"))
 FORMATS = (CHATML, LLAMA3, MISTRAL, PLAIN)
 PLAIN_TAGS: dict[Role, str] = {"system": "<system>", "user": "<human>", "assistant": "<assistant>"}
 
@@ -199,8 +200,9 @@ def _refuse_markers_in_content(parts: Sequence[Part], specials: Sequence[str]) -
     for p in parts:
         for s in specials:
             if p.kind == "content" and s in p.text:
-                raise ValueError(f"the {p.role} message holds {s!r}, a marker of this chat format; "
-                                 "a user could forge a turn with it, so it is refused")
+                raise Refusal(N_("the {role} message holds {marker}, a marker of this chat "
+                                 "format; a user could forge a turn with it, so it is refused"),
+                              role=p.role, marker=repr(s))
 
 
 def count_framed(tokenizer: Tokenizer, parts: Sequence[Part], specials: Sequence[str]) -> Framed:
@@ -227,8 +229,9 @@ def marker_ids(tokenizer: Tokenizer, fmt: Format) -> dict[str, int]:
             continue
         single = tokenizer.encode(marker, disallowed_special=())
         if len(single) != 1:
-            raise ValueError(f"{marker} is not one token of {tokenizer.name} (it takes "
-                             f"{len(single)}), so {fmt.name} is not its format")
+            raise Refusal(N_("{marker} is not one token of {name} (it takes {n}), so "
+                             "{format} is not its format"), marker=marker,
+                          name=tokenizer.name, n=len(single), format=fmt.name)
         ids[marker] = single[0].id
     return ids
 

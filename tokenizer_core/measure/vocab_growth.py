@@ -26,6 +26,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+from ..messages import N_, Refusal
 from ..tokens import Token, tokens_from_bytes
 
 CharFilter = Callable[[str], bool]
@@ -85,7 +86,7 @@ def grow_curve(
 ) -> GrowthCurve:
     """The whole curve, N = 0 .. (distinct kept characters of the training text, or max_added)."""
     if not heldout_text:
-        raise ValueError("the held-out text is empty; give some Chinese text to measure on")
+        raise Refusal(N_("the held-out text is empty; give some Chinese text to measure on"))
     every = rank_characters(train_text, keep)
     ranked = every if max_added is None else every[: max(0, max_added)]
     held = Counter(heldout_text)
@@ -108,7 +109,7 @@ def grow_tokens(text: str, added: Sequence[str]) -> list[Token]:
     """`text` encoded with the 256 bytes plus `added` (each one character) as single tokens."""
     ids = {ch: BYTE_TOKENS + k for k, ch in enumerate(added)}
     if len(ids) != len(added) or any(len(ch) != 1 for ch in added):
-        raise ValueError("added tokens must be distinct single characters, e.g. ['的', '我']")
+        raise Refusal(N_("added tokens must be distinct single characters, e.g. ['的', '我']"))
     pieces: list[tuple[int, bytes]] = []
     for ch in text:
         data = ch.encode("utf-8")

@@ -23,6 +23,7 @@ from typing import Sequence
 
 from ..interface import AllowedSpecial, DisallowedSpecial, encode_with_specials
 from ..levels import Level, check_level
+from ..messages import N_, Refusal
 from ..pretokenize import WORD_END, Piece, line_pieces, word_pieces
 from ..tokens import Token
 from ..trace import EncodeStep
@@ -94,11 +95,12 @@ class CharLevelBPE:
                 symbols.append(self.unk_token)
             else:
                 position = piece.start + i
-                raise ValueError(
-                    f"character {ch!r} (U+{ord(ch):04X}) at position {position} is not in this "
-                    "model's alphabet: it never occurred in the training corpus. Train on text "
-                    "that contains it, use the byte level (never out of vocabulary), or give the "
-                    "model an unknown token."
+                raise Refusal(
+                    N_("character {char} ({code}) at position {position} is not in this model's "
+                       "alphabet: it never occurred in the training corpus. Train on text that "
+                       "contains it, use the byte level (never out of vocabulary), or give the "
+                       "model an unknown token."),
+                    char=repr(ch), code=f"U+{ord(ch):04X}", position=str(position),
                 )
         if self.level == "word":
             symbols.append(WORD_END)

@@ -40,6 +40,7 @@ from ..interface import (
     resolve_special,
     unknown_id_error,
 )
+from ..messages import N_, Refusal
 from ..tokens import Token, piece_of, require_unicode, tokens_from_bytes
 from .rankfiles import gpt2_token_bytes
 
@@ -108,13 +109,23 @@ def _tokens_only(tokenizer: tokenizers.Tokenizer) -> None:
     tokenizer.post_processor = None
 
 
-def unusable(reason: str) -> ValueError:
-    """The one message for a tokenizer.json that cannot be used, whatever the reason (it does
-    not parse, or it parses but cannot encode: isolated.py)."""
-    return ValueError(
-        f"this is not a tokenizer.json that HF tokenizers {tokenizers.__version__} can use "
-        f"({reason}); use a file written by Tokenizer.save(path)"
-    )
+# The one message for a tokenizer.json that cannot be used, one whole sentence per reason (it
+# does not parse, it is not UTF-8, or it parses but cannot encode: isolated.py). HF's own words
+# for what failed ({error}) stay as HF wrote them.
+UNUSABLE = {
+    "load": N_("this is not a tokenizer.json that HF tokenizers {version} can use (it does not "
+               "load: {error}); use a file written by Tokenizer.save(path)"),
+    "utf8": N_("this is not a tokenizer.json that HF tokenizers {version} can use (it is not "
+               "UTF-8 text); use a file written by Tokenizer.save(path)"),
+    "encode": N_("this is not a tokenizer.json that HF tokenizers {version} can use (it loads, "
+                 "but cannot encode {probe}: {error}); use a file written by "
+                 "Tokenizer.save(path)"),
+}
+
+
+def unusable(why: str, **values: str) -> Refusal:
+    """The refusal for a tokenizer.json that cannot be used; `why` is a key of UNUSABLE."""
+    return Refusal(UNUSABLE[why], version=tokenizers.__version__, **values)
 
 
 # =============================================================================================
@@ -168,7 +179,7 @@ class HFTokenizer:
         try:
             tokenizer = tokenizers.Tokenizer.from_str(json_text)
         except Exception as error:  # tokenizers raises a bare Exception for every parse error
-            raise unusable(f"it does not load: {error}") from None
+            raise unusable("load", error=str(error)) from None
         return cls(tokenizer, name, copy=False, config_text=json_text)
 
     @classmethod

@@ -36,17 +36,48 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..interface import AllowedSpecial, DisallowedSpecial
+from ..messages import N_, Refusal
 from ..tokens import Token
-from .hf import HFTokenizer, unusable
+from .hf import UNUSABLE, HFTokenizer, unusable
 
 PROBE_TEXT = "Hello, world! It's 2024."
 IDLE_SECONDS = 300.0  # a worker nobody asked anything for this long ends itself
 START_SECONDS = 120.0  # starting Python and importing the core: our code, not the user's file
 WORKER_NICENESS = 10  # the server's own threads come first when the CPUs are busy
-REGEX_HINT = (
-    "A regex in its normalizer or pre-tokenizer may backtrack on this text (as (a+)+$ does on a "
-    "long run of one letter): try a shorter text, or another tokenizer."
-)
+# What a person reads when the worker runs out of time or ends, one whole sentence per call (the
+# interface says them in its language): keyed by what the call was doing.
+_OVERRAN = {
+    "encode this text": N_(
+        "{name} took longer than {seconds} s to encode this text, so it was stopped. A regex in "
+        "its normalizer or pre-tokenizer may backtrack on this text (as (a+)+$ does on a long run "
+        "of one letter): try a shorter text, or another tokenizer."),
+    "decode these ids": N_(
+        "{name} took longer than {seconds} s to decode these ids, so it was stopped. A regex in "
+        "its normalizer or pre-tokenizer may backtrack on this text (as (a+)+$ does on a long run "
+        "of one letter): try a shorter text, or another tokenizer."),
+    "start": N_("{name} took longer than {seconds} s to load and encode {probe}, so it was "
+                "stopped."),
+}
+_ENDED = {
+    "encode this text": N_("{name}: the process running this tokenizer.json ended ({why}) before "
+                           "it could encode this text"),
+    "decode these ids": N_("{name}: the process running this tokenizer.json ended ({why}) before "
+                           "it could decode these ids"),
+    "start": N_("{name}: the process running this tokenizer.json ended ({why}) before it could "
+                "start"),
+}
+# The worker's refusals, said by the server with the file's name in front (a sentence of its own
+# per refusal, so the interface can say the whole of it in its language).
+_NAMED = {
+    UNUSABLE["load"]: N_("{name}: this is not a tokenizer.json that HF tokenizers {version} can "
+                         "use (it does not load: {error}); use a file written by "
+                         "Tokenizer.save(path)"),
+    UNUSABLE["utf8"]: N_("{name}: this is not a tokenizer.json that HF tokenizers {version} can "
+                         "use (it is not UTF-8 text); use a file written by Tokenizer.save(path)"),
+    UNUSABLE["encode"]: N_("{name}: this is not a tokenizer.json that HF tokenizers {version} "
+                           "can use (it loads, but cannot encode {probe}: {error}); use a file "
+                           "written by Tokenizer.save(path)"),
+}
 _ROOT = Path(__file__).resolve().parents[2]  # the directory holding tokenizer_core
 _SERVE = "from tokenizer_core.reference.isolated import serve; serve()"
 
@@ -95,6 +126,8 @@ def _answer(state: dict[str, HFTokenizer], request: Request) -> tuple[str, Any]:
     """One request's reply; every failure, panics included, becomes a message."""
     try:
         return "ok", _handle(state, request)
+    except Refusal as error:  # its sentence and values, for the server to say with the name
+        return "refusal", (error.template, dict(error.values))
     except ValueError as error:
         return "error", str(error)
     except (KeyboardInterrupt, SystemExit):
@@ -136,14 +169,14 @@ def _load(json_text: str | bytes, name: str) -> HFTokenizer:
         try:
             json_text = json_text.decode("utf-8")
         except UnicodeDecodeError:
-            raise unusable("it is not UTF-8 text") from None
+            raise unusable("utf8") from None
     tokenizer = HFTokenizer.from_str(json_text, name)
     try:
         tokenizer.encode(PROBE_TEXT, disallowed_special=())
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as error:  # see _answer
-        raise unusable(f"it loads, but cannot encode {PROBE_TEXT!r}: {error}") from None
+        raise unusable("encode", probe=repr(PROBE_TEXT), error=str(error)) from None
     return tokenizer
 
 
@@ -278,7 +311,7 @@ class IsolatedTokenizer:
                 assert self._worker is not None
                 try:
                     reply = self._worker.ask(request, self._timeout)
-                    return self._value(reply, f"{self._overran(what)} {REGEX_HINT}")
+                    return self._value(reply, self._overran(what))
                 except _Stopped as stopped:
                     self._worker = None
                     # Exit status 0: it ended itself, idle, just as this request came. Once more.
@@ -292,10 +325,11 @@ class IsolatedTokenizer:
         worker = _Worker(self._idle_seconds)
         try:
             started = worker.ask(None, START_SECONDS)
-            self._value(started, f"{self.name}: its worker process did not start within "
-                                 f"{START_SECONDS:g} s (is the machine very busy?); try again")
+            self._value(started, Refusal(
+                N_("{name}: its worker process did not start within {seconds} s (is the machine "
+                   "very busy?); try again"), name=self.name, seconds=f"{START_SECONDS:g}"))
             loaded = worker.ask(("load", self._json_text, self.name), self._timeout)
-            info = self._value(loaded, self._overran(f"load and encode {PROBE_TEXT!r}"))
+            info = self._value(loaded, self._overran("start"))
         except _Stopped as stopped:
             raise self._ended(stopped, "start") from None
         except BaseException:
@@ -304,20 +338,23 @@ class IsolatedTokenizer:
         self._worker = worker
         return info
 
-    def _value(self, reply: tuple[str, Any] | None, overran: str) -> Any:
+    def _value(self, reply: tuple[str, Any] | None, overran: Refusal) -> Any:
         """The reply's value; ValueError for an error reply, or `overran` for no reply in time."""
         if reply is None:
-            raise ValueError(overran)
+            raise overran
         kind, value = reply
+        if kind == "refusal" and value[0] in _NAMED:
+            template, values = value
+            raise Refusal(_NAMED[template], name=self.name, **values)
+        if kind == "refusal":
+            raise ValueError(f"{self.name}: {Refusal(value[0], **value[1])}")
         if kind == "error":
             raise ValueError(f"{self.name}: {value}")
         return value
 
-    def _overran(self, what: str) -> str:
-        return f"{self.name} took longer than {self._timeout:g} s to {what}, so it was stopped."
+    def _overran(self, what: str) -> Refusal:
+        return Refusal(_OVERRAN[what], name=self.name, seconds=f"{self._timeout:g}",
+                       probe=repr(PROBE_TEXT))
 
-    def _ended(self, stopped: _Stopped, what: str) -> ValueError:
-        return ValueError(
-            f"{self.name}: the process running this tokenizer.json ended ({stopped}) before it "
-            f"could {what}"
-        )
+    def _ended(self, stopped: _Stopped, what: str) -> Refusal:
+        return Refusal(_ENDED[what], name=self.name, why=str(stopped))

@@ -10,8 +10,12 @@ itself publishes for that file (tiktoken_ext/openai_public.py; a test keeps the 
 
 What it adds: `load_encoding_spec(name)`, everything `tiktoken.Encoding(...)` needs, and errors
 that say which file is wrong or what to `pip install`.
-Leaves out: encoding text (tiktoken_encodings.py), caching (the app caches loaded encodings), and every
-other tiktoken encoding (r50k, p50k, o200k_harmony).
+Also `o200k_harmony` (gpt-oss: o200k_base's ranks and regex, its own special tokens) and
+`r50k_base` (GPT-2's ranks under tiktoken's older name: the data gym files above, written in
+tiktoken's format, are byte for byte the r50k_base.tiktoken tiktoken publishes; a test checks the
+hash), in MORE_ENCODING_NAMES: the command line offers them, the pages' lists do not.
+Leaves out: encoding text (tiktoken_encodings.py), caching (the app caches loaded encodings), and
+p50k_base / p50k_edit, whose rank file no PyPI package ships.
 """
 
 from __future__ import annotations
@@ -287,8 +291,38 @@ def _o200k_base() -> EncodingSpec:
     return _from_tiktoken_file("o200k_base", O200K_BASE_FILE, specials)
 
 
+def _o200k_harmony() -> EncodingSpec:
+    """gpt-oss's encoding, as tiktoken_ext/openai_public.py defines it: o200k_base's ranks and
+    regex, the harmony chat format's tokens, and every other id up to 201,087 reserved.
+
+    subtle: `<|endofprompt|>` and `<|reserved_200018|>` are both id 200018, as in tiktoken's
+    own definition (the reserved range overwrites nothing, it adds a second name)."""
+    base = _o200k_base()
+    harmony = {
+        "<|startoftext|>": 199998, ENDOFTEXT: 199999, "<|reserved_200000|>": 200000,
+        "<|reserved_200001|>": 200001, "<|return|>": 200002, "<|constrain|>": 200003,
+        "<|reserved_200004|>": 200004, "<|channel|>": 200005, "<|start|>": 200006,
+        "<|end|>": 200007, "<|message|>": 200008, "<|reserved_200009|>": 200009,
+        "<|reserved_200010|>": 200010, "<|reserved_200011|>": 200011, "<|call|>": 200012,
+    }  # fmt: skip
+    reserved = {f"<|reserved_{i}|>": i for i in range(200013, 201088)}
+    specials = {**base.special_tokens, **harmony, **reserved}
+    return EncodingSpec("o200k_harmony", base.pat_str, base.mergeable_ranks, specials)
+
+
+def _r50k_base() -> EncodingSpec:
+    """tiktoken's `r50k_base`: GPT-2's ranks, regex, `<|endoftext|>` and size, by its other name."""
+    gpt2 = _gpt2()
+    return EncodingSpec("r50k_base", gpt2.pat_str, gpt2.mergeable_ranks, gpt2.special_tokens,
+                        gpt2.explicit_n_vocab)
+
+
 _LOADERS = {"gpt2": _gpt2, "cl100k_base": _cl100k_base, "o200k_base": _o200k_base}
-ENCODING_NAMES: tuple[str, ...] = tuple(_LOADERS)
+ENCODING_NAMES: tuple[str, ...] = tuple(_LOADERS)  # the three every page offers
+# tiktoken's other encodings that build offline from the same files: by name (command line)
+_MORE_LOADERS = {"o200k_harmony": _o200k_harmony, "r50k_base": _r50k_base}
+MORE_ENCODING_NAMES: tuple[str, ...] = tuple(_MORE_LOADERS)
+_LOADERS.update(_MORE_LOADERS)
 
 
 def load_encoding_spec(name: str) -> EncodingSpec:

@@ -16,221 +16,43 @@ least the true one, a first sequence at most the true one), so the top entry is 
 stale, corrected and pushed back. Two pairs first met in the same short sequence are told apart
 by scanning that one sequence.
 
-Long sequences (text with no spaces is one enormous chunk) are kept another way, `_Chain`: a
-linked list of symbols with the positions where each pair occurs, so a merge costs the
+Long sequences (text with no spaces is one enormous chunk) are kept another way, `Chain`
+(bpe_chain.py): a linked list of symbols with the positions where each pair occurs, so a merge costs the
 occurrences it joins rather than the sequence's length, and a pair's first position in it is
 part of its heap key, so ties inside one long sequence are ordered without any scan.
 
-Leaves out: encoding (models/char_bpe.py) and special tokens inside the corpus (they never merge).
+Leaves out: encoding (models/char_bpe.py), special tokens inside the corpus (they never merge),
+and the record a run returns with the history of its steps (training.py).
 """
 
 from __future__ import annotations
 
 import heapq
-from array import array
-from dataclasses import dataclass, field
-from typing import Any, Callable, Literal, Sequence
+from typing import Callable
 
-from ..bounds import MAX_HISTORY_SYMBOLS
 from ..levels import Symbol
 from ..trace import Candidate, MergeStep
+from .bpe_chain import Chain, Pair
 from .corpus import Corpus
-from .textbook import merge_pair
 
-TieBreak = Literal["first", "lexical"]
-ENTRY_NOUNS = {"word": "word", "sentence": "line", "byte": "chunk"}  # what one sequence is
-TIE_BREAKS: tuple[TieBreak, ...] = ("first", "lexical")
-Pair = str  # two characters: the ids of the two symbols, as chr(id)
+# What a run is asked and keeps lives in training.py; importable from here as before the split.
+from .training import (  # noqa: F401
+    ENTRY_NOUNS,
+    TIE_BREAKS,
+    BPETraining,
+    History,
+    TieBreak,
+    check_history_cost,
+    check_num_merges,
+    check_tie_break,
+    freeze_history,
+    history_symbols,
+    most_merges_recorded,
+    segmentation_from_history,
+)
+
 Progress = Callable[[int, int], None]
-History = tuple[tuple[tuple[int, tuple[Symbol, ...]], ...], ...]  # per sequence: (step, after it)
-LONG_SEQUENCE = 64  # symbols: a longer sequence is kept as a _Chain (tests set it lower)
-
-
-def check_tie_break(tie_break: str) -> TieBreak:
-    if tie_break not in TIE_BREAKS:
-        raise ValueError(f"unknown tie-break {tie_break!r}; choose 'first' or 'lexical'")
-    return tie_break  # type: ignore[return-value]
-
-
-def history_symbols(corpus: Corpus, num_merges: int) -> int:
-    """At most how many symbols `record_history` keeps: a sequence of n symbols is stored again
-    at each merge that changes it, and it can change at most n - 1 times."""
-    return sum(len(seq) * min(num_merges, len(seq) - 1) for seq in corpus.sequences)
-
-
-def most_merges_recorded(corpus: Corpus, limit: int = MAX_HISTORY_SYMBOLS) -> int:
-    """The most merges whose every step can be recorded within `limit` symbols."""
-    low, high = 0, max(map(len, corpus.sequences), default=1)  # beyond: nothing changes
-    while low < high:  # history_symbols grows with the merges: the last count that fits
-        middle = (low + high + 1) // 2
-        low, high = (middle, high) if history_symbols(corpus, middle) <= limit else (low, middle - 1)
-    return low
-
-
-def check_history_cost(corpus: Corpus, num_merges: int) -> None:
-    """ValueError, saying what to do, when recording every step would keep too much."""
-    cost = history_symbols(corpus, num_merges)
-    if cost <= MAX_HISTORY_SYMBOLS:
-        return
-    noun = ENTRY_NOUNS[corpus.level]
-    longest = max(map(len, corpus.sequences))
-    most = most_merges_recorded(corpus)
-    fewer = f"Ask for {most:,} merges or fewer, or use" if most else "Use"
-    raise ValueError(
-        f"keeping every step of {num_merges:,} merges could hold {cost:,} symbols, over the "
-        f"bound of {MAX_HISTORY_SYMBOLS:,}: each {noun} is stored again at every merge that "
-        f"changes it, and the longest has {longest:,} symbols. {fewer} text whose {noun}s "
-        "are shorter (at byte level, text with no spaces is one chunk)"
-    )
-
-
-def check_num_merges(num_merges: object) -> int:
-    if isinstance(num_merges, bool) or not isinstance(num_merges, int) or num_merges < 0:
-        raise ValueError(f"number of merges must be a whole number >= 0, got {num_merges!r}")
-    return num_merges
-
-
-@dataclass(frozen=True)
-class BPETraining:
-    """What training learned, step by step.
-
-    `segmentation_at(k)` gives every corpus sequence as it stood after the first k merges,
-    without training again.
-    """
-
-    corpus: Corpus
-    steps: tuple[MergeStep, ...]
-    stop_reason: str
-    tie_break: TieBreak
-    special_tokens: tuple[str, ...]
-    vocab: tuple[Symbol, ...]
-    requested_merges: int
-    history: History | None = field(default=None, repr=False)
-
-    @property
-    def merges(self) -> list[tuple[Symbol, Symbol]]:
-        return [step.pair for step in self.steps]
-
-    @property
-    def counts(self) -> list[int]:
-        return [step.count for step in self.steps]
-
-    @property
-    def vocab_size(self) -> int:
-        return len(self.vocab)
-
-    def segmentation_at(self, k: int) -> list[tuple[Symbol, ...]]:
-        """Each distinct corpus sequence after the first `k` merges (0 <= k <= len(steps))."""
-        return segmentation_from_history(
-            self.corpus.sequences, self.history, len(self.steps), k,
-            lambda n: _replay(self.corpus, self.merges[:n]),
-        )
-
-
-def segmentation_from_history(
-    sequences: Sequence[tuple[Symbol, ...]],
-    history: History | None,
-    num_steps: int,
-    k: int,
-    replay: Callable[[int], list[tuple[Symbol, ...]]],
-) -> list[tuple[Symbol, ...]]:
-    """Each sequence after the first `k` of `num_steps` merges: a lookup in the recorded
-    history, or `replay(k)` when training kept none (BPE's and WordPiece's segmentation_at)."""
-    if not 0 <= k <= num_steps:
-        raise ValueError(f"step must be between 0 and {num_steps}, got {k}")
-    if history is None:
-        return replay(k)
-    result = []
-    for seq, changes in zip(sequences, history):
-        current = seq
-        for step, symbols in changes:  # few changes per sequence: a scan is enough
-            if step >= k:
-                break
-            current = symbols
-        result.append(current)
-    return result
-
-
-def freeze_history(
-    history: list[list[tuple[int, Any]]] | None,
-    content: Sequence[Symbol],
-    key: Callable[[Any], int] | None = None,
-) -> History | None:
-    """Each sequence's recorded (step, ids) changes as symbols, `content[key(id)]` per id
-    (key=ord for BPE's chr-coded sequences; WordPiece's plain ids need none)."""
-    if history is None:
-        return None
-    return tuple(
-        tuple(
-            (step, tuple(content[i] for i in (ids if key is None else map(key, ids))))
-            for step, ids in changes
-        )
-        for changes in history
-    )
-
-
-def _replay(corpus: Corpus, merges: list[tuple[Symbol, Symbol]]) -> list[tuple[Symbol, ...]]:
-    splits = [list(seq) for seq in corpus.sequences]
-    for pair in merges:
-        splits = [merge_pair(s, pair) if len(s) > 1 else s for s in splits]
-    return [tuple(s) for s in splits]
-
-
-class _Chain:
-    """One long sequence as a linked list, so that a merge costs the places it joins.
-
-    A symbol sits at the position where it starts (a joined symbol keeps its left part's), linked
-    to its neighbours; `at[pair]` lists positions where the pair was made. Positions never move,
-    so they order occurrences exactly as a left-to-right scan meets them, which is what the
-    `first` tie-break needs. A position whose symbol was joined into its left neighbour holds "".
-
-    Subtle: `at` is never pruned when a pair is lost (that would cost a search per join); each
-    listed position is checked against the list when read (`holds`), and `first` drops the
-    stale ones it meets. Positions are machine integers in arrays: a 1 MB sequence with a
-    Python int per position and link would take several hundred MB.
-    """
-
-    __slots__ = ("sym", "nxt", "prv", "at")
-
-    def __init__(self, word: str) -> None:
-        n = len(word)
-        self.sym = list(word)
-        self.nxt = array("l", range(1, n + 1))  # n: no next symbol
-        self.prv = array("l", range(-1, n - 1))  # -1: no previous symbol
-        self.at: dict[Pair, array] = {}
-        for i in range(n - 1):
-            pair = word[i : i + 2]
-            where = self.at.get(pair)
-            if where is None:
-                self.at[pair] = array("l", (i,))
-            else:
-                where.append(i)
-
-    def text(self) -> str:
-        """The sequence as it stands, as the trainer's string of symbol ids."""
-        sym, nxt, n = self.sym, self.nxt, len(self.sym)
-        out, i = [], 0
-        while i < n:
-            out.append(sym[i])
-            i = nxt[i]
-        return "".join(out)
-
-    def holds(self, pair: Pair, i: int) -> bool:
-        """Whether the pair starts at position i now."""
-        j = self.nxt[i]
-        return j < len(self.sym) and self.sym[i] + self.sym[j] == pair
-
-    def first(self, pair: Pair) -> int | None:
-        """Where the pair first occurs now (None: nowhere); forgets the places it lost."""
-        where = self.at.get(pair)
-        if where is None:
-            return None
-        live = array("l", sorted({i for i in where if self.holds(pair, i)}))
-        if not live:
-            del self.at[pair]
-            return None
-        self.at[pair] = live
-        return live[0]
+LONG_SEQUENCE = 64  # symbols: a longer sequence is kept as a Chain (bpe_chain.py; tests set it lower)
 
 
 class _Trainer:
@@ -239,7 +61,7 @@ class _Trainer:
     Subtle: a sequence is stored as a `str` whose characters are symbol ids (`chr(id)`), and a
     pair as the two-character string of its ids. Then "merge every occurrence, left to right"
     is exactly `str.replace`, "does this sequence hold the pair" is `in`, and both run in C.
-    A sequence longer than LONG_SEQUENCE is a `_Chain` instead (`chains[w]`; `words[w]` is "").
+    A sequence longer than LONG_SEQUENCE is a `Chain` instead (`chains[w]`; `words[w]` is "").
 
     `pair_words[p]` may still list sequences that lost `p` (they are dropped when met):
     keeping it exact would cost a set difference per rewritten sequence.
@@ -251,7 +73,7 @@ class _Trainer:
         self.id_of: dict[Symbol, int] = {s: i for i, s in enumerate(self.content)}
         to_char = {s: chr(i) for s, i in self.id_of.items()}
         self.words = ["".join(map(to_char.__getitem__, seq)) for seq in corpus.sequences]
-        self.chains = {w: _Chain(word) for w, word in enumerate(self.words)
+        self.chains = {w: Chain(word) for w, word in enumerate(self.words)
                        if len(word) > LONG_SEQUENCE}
         for w in self.chains:
             self.words[w] = ""
@@ -460,63 +282,14 @@ class _Trainer:
         if self.first_word.get(p) == w:
             self.dirty.add(p)  # w may have held its last copy: check before trusting it
 
-    def _join_chain(self, chain: _Chain, pair: Pair, symbol: str, w: int,
+    def _join_chain(self, chain: Chain, pair: Pair, symbol: str, w: int,
                     delta: dict[Pair, int], made: list[tuple[Pair, int, int]]) -> int:
-        """Join every occurrence of `pair` in a long sequence, left to right; returns how many.
-
-        x a b y becomes x new y at a's position: (x a), (a b), (b y) lose an occurrence, (x new)
-        and (new y) gain one. An occurrence whose `a` the join before it took (a a a) is
-        skipped, as the textbook's scan skips it. Subtle: this runs once per occurrence, up to
-        a million times in one merge, so the bookkeeping is inlined and counted per pair at the
-        end rather than per join.
-        """
-        sym, nxt, prv, at = chain.sym, chain.nxt, chain.prv, chain.at
-        a, b = pair
-        n = len(sym)
-        change: dict[Pair, int] = {}  # occurrences each neighbouring pair lost or gained
-        gained: dict[Pair, int] = {}  # each new pair's first new place (joins go left to right)
-        get, at_get = change.get, at.get
-        joined = 0
-        for i in sorted(at.pop(pair, ())):
-            j = nxt[i]
-            if sym[i] != a or j >= n or sym[j] != b:
-                continue  # a place it lost, or the join before this one took its left symbol
-            x, y = prv[i], nxt[j]
-            if x >= 0:
-                left = sym[x]
-                p = left + a
-                change[p] = get(p, 0) - 1
-                p = left + symbol
-                change[p] = get(p, 0) + 1
-                where = at_get(p)
-                if where is None:
-                    at[p] = array("l", (x,))
-                    gained[p] = x
-                else:
-                    where.append(x)
-                    if p not in gained:
-                        gained[p] = x
-            if y < n:
-                right = sym[y]
-                p = b + right
-                change[p] = get(p, 0) - 1
-                p = symbol + right
-                change[p] = get(p, 0) + 1
-                where = at_get(p)
-                if where is None:
-                    at[p] = array("l", (i,))
-                    gained[p] = i
-                else:
-                    where.append(i)
-                    if p not in gained:
-                        gained[p] = i
-                prv[y] = i
-            sym[i], sym[j], nxt[i] = symbol, "", y
-            joined += 1
+        """Join every occurrence of `pair` in a long sequence (Chain.join); returns how many.
+        Its changes count once per occurrence of the sequence in the corpus (f times)."""
+        joined, change, gained = chain.join(pair, symbol)
         if not joined:
             return 0
         f = self.freqs[w]
-        change[pair] = change.get(pair, 0) - joined
         first_word, first_pos = self.first_word, self.first_pos
         for p, c in change.items():
             delta[p] = delta.get(p, 0) + c * f

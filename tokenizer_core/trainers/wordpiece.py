@@ -30,49 +30,54 @@ Cost and bounds: building is linear in the corpus; a merge costs the words that 
 (each rewritten in full) plus the pairs that share a symbol with it; a step costs one score per
 distinct pair count. A few thousand distinct words and a few hundred merges take a fraction of a
 second. Recording candidates (`top_k`) rescans the whole corpus per step: classroom corpora
-only. `check_training_bounds` refuses corpora and requests past the limits below.
+only. `check_training_bounds` refuses corpora and requests past its limits.
 
-Leaves out: encoding (models/wordpiece.py) and HF's `WordPieceTrainer`, which trains BPE and only
-renames the pieces; it is not this algorithm.
+Leaves out: the corpus, its `##` split and the bounds of a run (wordpiece_words.py), the step
+and run records (wordpiece_steps.py), encoding (models/wordpiece.py), and HF's
+`WordPieceTrainer`, which trains BPE and only renames the pieces; it is not this algorithm.
 """
 
 from __future__ import annotations
 
 import heapq
 import math
-from dataclasses import dataclass, field
-from typing import Callable, Mapping, Union, cast
+from typing import Callable, cast
 
 from ..models.wordpiece import (
     CONTINUATION,
     DEFAULT_SPECIAL_TOKENS,
     ScoreKind,
-    bert_pieces,
     check_score,
-    continuation_split,
     join_pieces,
 )
 from ..trace import Candidate
-from .bpe import (
-    TieBreak,
-    check_num_merges,
-    check_tie_break,
-    freeze_history,
-    segmentation_from_history,
+from .corpus import Corpus
+from .training import TieBreak, check_num_merges, check_tie_break, freeze_history
+
+# The corpus and the records live in their own modules; importable from here as before the split.
+from .wordpiece_steps import (  # noqa: F401
+    History,
+    WordPieceStep,
+    WordPieceTraining,
+    merge_ids,
+    merge_wordpiece,
+    string_splits,
 )
-from .corpus import Corpus, corpus_from_counts, count_in_order
+from .wordpiece_words import (  # noqa: F401
+    MAX_DISTINCT_WORDS,
+    MAX_MERGES,
+    MAX_TOP_K,
+    MAX_WORD_CHARS,
+    bert_word_counts,
+    check_split,
+    check_training_bounds,
+    wordpiece_corpus,
+)
 
 Pair = tuple[str, str]
 IdPair = tuple[int, int]
 Progress = Callable[[int, int], None]
-History = tuple[tuple[tuple[int, tuple[str, ...]], ...], ...]  # per word: (step, pieces after it)
-Changes = list[list[tuple[int, list[int]]]]  # the same while training, as ids
-
-# Bounds of one training run (see the module docstring for what they buy).
-MAX_MERGES = 50_000
-MAX_DISTINCT_WORDS = 200_000
-MAX_WORD_CHARS = 1_000  # a longer "word" is data, not a word; encoding makes it [UNK] anyway
-MAX_TOP_K = 100
+Changes = list[list[tuple[int, list[int]]]]  # per word: (step, ids after it), while training
 
 
 def pair_score(score: ScoreKind, count_ab: int, count_a: int, count_b: int, total: int) -> float:
@@ -86,76 +91,7 @@ def pair_score(score: ScoreKind, count_ab: int, count_a: int, count_b: int, tota
     return count_ab * math.log(count_ab * total / (count_a * count_b))
 
 
-def bert_word_counts(text: str) -> dict[str, int]:
-    """`{word: count}` in first-seen order, words cut the way encoding cuts them.
-
-    Train on this (wordpiece_corpus(bert_word_counts(text))) when punctuation should be learned
-    as the standalone pieces encoding will look up, not glued to words.
-    """
-    return count_in_order(piece.text for piece in bert_pieces(text))
-
-
-def wordpiece_corpus(source: Union[Mapping[str, int], Corpus]) -> Corpus:
-    """WordPiece's starting split of a `{word: count}` table or of a word-level corpus.
-
-    A word-level corpus (corpus_from_text(text) or corpus_from_counts(table)) keeps its words,
-    counts and first-seen order; only the `</w>` split is replaced by the `##` split.
-    """
-    if not isinstance(source, Corpus):
-        source = corpus_from_counts(source, "word")
-    if source.level != "word":
-        raise ValueError(
-            f"WordPiece trains on words, got a {source.level}-level corpus; build a word-level "
-            "one (corpus_from_text(text, 'word'), or --level word on the command line)"
-        )
-    return Corpus(
-        level="word",
-        sequences=tuple(continuation_split(word) for word in source.labels),
-        counts=source.counts,
-        labels=source.labels,
-    )
-
-
-def check_split(corpus: Corpus, continuation: str) -> None:
-    """Refuse a corpus whose split does not match the continuation rule the trainer will use."""
-    if corpus.level != "word":
-        raise ValueError(
-            f"WordPiece trains on words, got a {corpus.level}-level corpus; "
-            "use wordpiece_corpus(...) to build one"
-        )
-    for label, seq in zip(corpus.labels, corpus.sequences):
-        if continuation and not all(str(s).startswith(continuation) for s in seq[1:]):
-            raise ValueError(
-                f"word {label!r} is split as {list(seq)}, not with {continuation!r} continuation; "
-                "build the corpus with wordpiece_corpus(...), or pass continuation='' to train "
-                "on the symbols as they are (e.g. a `</w>` split)"
-            )
-
-
-def check_training_bounds(corpus: Corpus, num_merges: int, top_k: int) -> None:
-    if num_merges > MAX_MERGES:
-        raise ValueError(f"{num_merges} merges is over the bound of {MAX_MERGES:,}; ask for fewer")
-    if len(corpus) > MAX_DISTINCT_WORDS:
-        raise ValueError(
-            f"the corpus has {len(corpus):,} distinct words, over the bound of "
-            f"{MAX_DISTINCT_WORDS:,}; train on a smaller sample"
-        )
-    for label in corpus.labels:
-        if len(label) > MAX_WORD_CHARS:
-            raise ValueError(
-                f"word {label[:20]!r}... has {len(label):,} characters, over the bound of "
-                f"{MAX_WORD_CHARS:,}; split it or leave it out of the corpus"
-            )
-    if not 0 <= top_k <= MAX_TOP_K:
-        raise ValueError(f"top_k must be between 0 and {MAX_TOP_K}, got {top_k}")
-
-
 # --- The textbook loop: the oracle, the baseline, and the code a class reads ------------------
-
-
-def string_splits(corpus: Corpus) -> list[list[str]]:
-    """The corpus's words as lists of pieces (at the word level every symbol is a str)."""
-    return cast("list[list[str]]", [list(seq) for seq in corpus.sequences])
 
 
 def count_symbols_and_pairs(
@@ -170,21 +106,6 @@ def count_symbols_and_pairs(
         for pair in zip(split, split[1:]):
             pair_counts[pair] = pair_counts.get(pair, 0) + count
     return symbol_counts, pair_counts
-
-
-def merge_wordpiece(split: list[str], pair: Pair, continuation: str = CONTINUATION) -> list[str]:
-    """Replace every occurrence of `pair`, left to right, by the joined piece."""
-    a, b = pair
-    merged: list[str] = []
-    i = 0
-    while i < len(split):
-        if i + 1 < len(split) and split[i] == a and split[i + 1] == b:
-            merged.append(join_pieces(a, b, continuation))
-            i += 2
-        else:
-            merged.append(split[i])
-            i += 1
-    return merged
 
 
 def textbook_wordpiece(
@@ -273,95 +194,6 @@ def rank_by_score(
 
 
 # --- The fast trainer ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class WordPieceStep:
-    """One WordPiece merge as training chose it.
-
-    rank:        0 for the first merge learned.
-    pair:        the two pieces joined; new_token is the joined piece, new_id its vocabulary id
-                 (an existing id when the same piece was made before: `ab`+`##c`, `a`+`##bc`).
-    score:       the pair's score when it was chosen.
-    count:       count(ab); count_a, count_b: the parts' own counts (all weighted by word count).
-    total:       N, the number of symbols in the corpus when it was chosen (the likelihood's P).
-    vocab_size:  size of the vocabulary after this merge.
-    candidates:  on request, the top pairs at this step, best first (the winner is first).
-    ties:        on request, how many pairs shared the winner's score.
-    """
-
-    rank: int
-    pair: Pair
-    new_token: str
-    new_id: int
-    score: float
-    count: int
-    count_a: int
-    count_b: int
-    total: int
-    vocab_size: int
-    candidates: tuple[Candidate, ...] = ()
-    ties: int | None = None
-
-
-@dataclass(frozen=True)
-class WordPieceTraining:
-    """What WordPiece training learned, step by step; `segmentation_at(k)` replays nothing twice."""
-
-    corpus: Corpus
-    steps: tuple[WordPieceStep, ...]
-    stop_reason: str
-    score: ScoreKind
-    tie_break: TieBreak
-    special_tokens: tuple[str, ...]
-    vocab: tuple[str, ...]
-    requested_merges: int
-    continuation: str = CONTINUATION
-    history: History | None = field(default=None, repr=False)
-
-    @property
-    def merges(self) -> list[Pair]:
-        return [step.pair for step in self.steps]
-
-    @property
-    def counts(self) -> list[int]:
-        return [step.count for step in self.steps]
-
-    @property
-    def scores(self) -> list[float]:
-        return [step.score for step in self.steps]
-
-    @property
-    def vocab_size(self) -> int:
-        return len(self.vocab)
-
-    def segmentation_at(self, k: int) -> list[tuple[str, ...]]:
-        """Each distinct word of the corpus after the first `k` merges (0 <= k <= len(steps))."""
-        return segmentation_from_history(  # type: ignore[return-value]
-            self.corpus.sequences, self.history, len(self.steps), k, self._replay
-        )
-
-    def _replay(self, k: int) -> list[tuple[str, ...]]:
-        splits = string_splits(self.corpus)
-        for pair in self.merges[:k]:
-            splits = [merge_wordpiece(s, pair, self.continuation) for s in splits]
-        return [tuple(s) for s in splits]
-
-
-def _merge_ids(word: list[int], a: int, b: int, new: int) -> tuple[list[int], int]:
-    """Join every (a, b) left to right; returns the new word and how many joins were made."""
-    out: list[int] = []
-    joins = 0
-    i, n = 0, len(word)
-    while i < n:
-        if word[i] == a and i + 1 < n and word[i + 1] == b:
-            out.append(new)
-            joins += 1
-            i += 2
-        else:
-            out.append(word[i])
-            i += 1
-    return out, joins
 
 
 class _Trainer:
@@ -507,7 +339,7 @@ class _Trainer:
     def _rewrite(self, w: int, a: int, b: int, new: int, delta: dict[IdPair, int]) -> int:
         """Rewrite word w; record its pair-count changes; returns the joins times its count."""
         old = self.words[w]
-        merged, joins = _merge_ids(old, a, b, new)
+        merged, joins = merge_ids(old, a, b, new)
         self.words[w] = merged
         f = self.freqs[w]
         old_pairs, new_pairs = list(zip(old, old[1:])), list(zip(merged, merged[1:]))

@@ -124,10 +124,13 @@ def test_the_data_file_is_valid_json_with_a_version():
 
 def _agree(ex_id: str, original: str, envs: list[dict]) -> None:
     blank = next(b for b in exercise(ex_id).blanks if b.original == original)
+    looped = "iterated" in blank.equivalences  # only looped over: compare what a loop sees
     for env in envs:
         want = eval(compile(ast.parse(original, mode="eval"), "<original>", "eval"), dict(env))
         for answer in blank.accepted:
             got = eval(compile(ast.parse(answer, mode="eval"), "<answer>", "eval"), dict(env))
+            if looped:
+                got, want = list(got), list(want)
             assert got == want, (answer, env)
 
 

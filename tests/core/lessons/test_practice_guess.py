@@ -1,23 +1,30 @@
-"""Guess the token count: points fall by one per 5% off, relative to the true count."""
+"""Guess the token count: one point fewer for each 5% off (or part of it), relative to the true
+count, and the words of the rule match the points."""
 
 from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tokenizer_core.lessons.practice import guess_texts, score_guess
+from tokenizer_core.lessons.practice import guess_texts, score_guess, scoring_rule
 
 
 @pytest.mark.parametrize(("guess", "count", "points"), [
     (20, 20, 10),  # exact
-    (21, 20, 8),  # 5% off exactly: the second band
-    (19, 20, 8),
+    (21, 20, 9),  # 5% off exactly: still within 5%
+    (19, 20, 9),
     (101, 100, 9),  # 1% off
     (104, 100, 9),
-    (110, 100, 7),  # 10%
-    (145, 100, 0),  # 45%
-    (144, 100, 1),
+    (106, 100, 8),
+    (110, 100, 8),  # 10%: within 10%
+    (111, 100, 7),  # 11%: the audit's case, past 10%
+    (145, 100, 1),  # 45%
+    (146, 100, 0),
     (0, 7, 0),
     (1000, 3, 0),
 ])
@@ -53,3 +60,25 @@ def test_the_built_in_series_is_short_varied_text():
     assert len({t.id for t in texts}) == len(texts)
     assert all(0 < len(t.text) <= 200 for t in texts)
     assert any("你" in t.text or "我" in t.text for t in texts)
+
+
+def rule_from_words(rule: str):
+    """The points the stated rule gives, read from its words alone (not from the code)."""
+    top = int(re.search(r"(\d+) points for the exact count", rule).group(1))
+    step = int(re.search(r"one point fewer for each (\d+)% off or part of it", rule).group(1))
+    return lambda guess, count: max(0, top - math.ceil(Fraction(abs(guess - count) * 100,
+                                                                 count * step)))
+
+
+@pytest.mark.parametrize(("guess", "count"), [
+    (100, 100), (101, 100), (105, 100), (106, 100), (110, 100), (111, 100), (115, 100),
+    (89, 100), (145, 100), (146, 100), (7, 20), (21, 20), (3, 6), (9, 6), (1, 1), (2, 1),
+    (333, 1000), (1051, 1000),
+])
+def test_the_stated_rule_gives_the_points(guess, count):
+    rule = scoring_rule()
+    assert rule_from_words(rule)(guess, count) == score_guess(guess, count).points, rule
+    # and its examples: "9 within 5%, 8 within 10%, 7 within 15%"
+    for points, percent in re.findall(r"(\d+) within (\d+)%", rule):
+        assert score_guess(100 + int(percent), 100).points == int(points)
+        assert score_guess(101 + int(percent), 100).points == int(points) - 1

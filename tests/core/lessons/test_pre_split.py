@@ -96,3 +96,11 @@ def test_quirks_across_regexes() -> None:
     assert table["你好世界"]["gpt2"] == ["你好世界"]
     assert table["don't"]["bert"] == ["don", "'", "t", "stop"]
     assert table["indented code"]["sentencepiece"] == ["▁▁▁▁indented▁code"]
+
+
+@pytest.mark.parametrize("name", sorted(PRE_SPLITTERS))
+def test_alternatives_have_distinct_short_names(name: str) -> None:
+    """The page counts chunks per alternative by short name: two alike read as one counted
+    twice ("whitespace 1 · whitespace 1", #23 item 9)."""
+    names = [describe(a)[0] for a in alternatives(PRE_SPLITTERS[name].pat_str)]
+    assert len(names) == len(set(names)), names

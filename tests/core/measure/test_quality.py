@@ -152,3 +152,21 @@ def test_a_long_stretch_without_spaces_refuses_hf_but_not_sentencepiece():
     with pytest.raises(ValueError, match="not trained on this text"):
         hf_lines("unigram", parts.train, parts.held_out, (600,))
     assert len(hf_lines("sp_unigram", parts.train, parts.held_out, (3_000,))) == 1
+
+
+@pytest.mark.parametrize("text", ["ab c\nc ba\n", "no spaces\n你好世界\n", None])
+def test_hf_unigram_refuses_exactly_below_its_alphabet(text):
+    """Issue 23, item 11: the size the Compression page says HF Unigram needs is HF's own: the
+    real trainer refuses one piece fewer and trains at that size (None: the Chinese corpus's
+    training part, where 500 and 1,000 are refused)."""
+    from tokenizer_core.measure.quality import unigram_alphabet
+    from tokenizer_core.samples import corpus_text
+
+    if text is None:
+        text = split_held_out(corpus_text("chinese"), 0.2).train
+    needed = unigram_alphabet(text)
+    with pytest.raises(ValueError, match="not large enough to contain all chars"):
+        train_family("unigram", text, needed - 1)
+    assert train_family("unigram", text, needed).vocab_size >= needed
+    if len(text) > 1_000:
+        assert needed > 1_000

@@ -3,6 +3,8 @@ character and end at the best boundary within reach."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -10,16 +12,23 @@ from tokenizers import Tokenizer as HFTokenizer
 from tokenizers import models
 
 from tokenizer_core.measure.sequences_windows import (
+    NOWHERE,
     PARAGRAPH,
     SENTENCE,
+    SENTENCE_END,
+    TOKEN,
     WORD,
+    TooManyWindows,
     boundary_windows,
+    boundary_windows_of,
     char_spans,
     cut_ranks,
     sliding_ranges,
     sliding_windows,
+    sliding_windows_of,
     spans_of,
     summarize,
+    window_count,
 )
 from tokenizer_core.registry import load_tokenizer
 
@@ -136,3 +145,116 @@ def test_char_spans_from_bytes_equal_the_token_records_offsets(gpt2, text):
 def test_char_spans_refuse_bytes_that_are_not_the_text():
     with pytest.raises(ValueError, match="do not add up"):
         char_spans("abc", [2])
+
+
+# --- the summary's figures and the bound on the number of windows --------------------------------
+
+
+def plain_spans(n: int):
+    """Spans of n one-character tokens: windows over token counts alone."""
+    return list(range(n)), list(range(1, n + 1))
+
+
+def coverage(windows, n):
+    """The slow obvious count: for every token, how many windows read it."""
+    return [sum(w.first <= i < w.stop for w in windows) for i in range(n)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(n=st.integers(1, 400), max_length=st.integers(1, 60), data=st.data())
+def test_the_share_read_more_than_once_is_a_share_of_the_tokens(n, max_length, data):
+    stride = data.draw(st.integers(0, max_length - 1))
+    windows = sliding_windows_of(plain_spans(n), max_length, stride)
+    summary = summarize(windows, n)
+    counts = coverage(windows, n)
+    assert 0.0 <= summary.repeated <= 1.0  # never "716759.3% read twice"
+    assert summary.overlapped == sum(c >= 2 for c in counts)
+    assert summary.fed == sum(counts) and summary.reads_per_token == sum(counts) / n
+    assert window_count(n, max_length, stride) == len(windows)  # counted without building them
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=texts, max_length=st.integers(4, 24), data=st.data())
+def test_boundary_windows_share_is_a_share_too(gpt2, text, max_length, data):
+    stride = data.draw(st.integers(0, max_length - 1))
+    tokens = gpt2.encode(text)
+    try:
+        windows = boundary_windows(text, tokens, max_length, stride)
+    except ValueError:
+        return
+    summary = summarize(windows, len(tokens))
+    assert 0.0 <= summary.repeated <= 1.0
+    assert summary.overlapped == sum(c >= 2 for c in coverage(windows, len(tokens)))
+
+
+def test_boundary_windows_stop_at_their_bound(gpt2):
+    tokens = gpt2.encode(TEXT)
+    every = boundary_windows(TEXT, tokens, 8, 7)
+    assert boundary_windows(TEXT, tokens, 8, 7, max_windows=len(every)) == every
+    with pytest.raises(TooManyWindows, match=f"more than {len(every) - 1:,} windows") as raised:
+        boundary_windows(TEXT, tokens, 8, 7, max_windows=len(every) - 1)
+    assert raised.value.limit == len(every) - 1
+
+
+# The plain loops these functions were before they were made fast: the oracles they must equal.
+
+
+def slow_rank_at(text: str, q: int) -> int:
+    a = q
+    while a > 0 and text[a - 1].isspace():
+        a -= 1
+    b = q
+    while b < len(text) and text[b].isspace():
+        b += 1
+    gap = text[a:b]
+    if b == len(text) or re.search(r"\n[^\S\n]*\n", gap):
+        return PARAGRAPH
+    before = text[a - 1] if a > 0 else ""
+    if before and before in SENTENCE_END and (gap or before in "。！？"):
+        return SENTENCE
+    return WORD if gap else TOKEN
+
+
+def slow_cut_ranks(text, spans):
+    starts, ends = spans
+    n = len(starts)
+    ranks = [PARAGRAPH] * (n + 1)
+    for c in range(1, n):
+        ranks[c] = NOWHERE if ends[c - 1] > starts[c] else slow_rank_at(text, starts[c])
+    return ranks
+
+
+def slow_boundary_windows(text, spans, max_length, stride):
+    ranks = slow_cut_ranks(text, spans)
+    n, windows, first = len(spans[0]), [], 0
+    while first < n:
+        reach = range(first + 1, min(first + max_length, n) + 1)
+        stop = max(reach, key=lambda c: (ranks[c], c))
+        if ranks[stop] == NOWHERE:
+            raise ValueError("share characters")
+        windows.append((first, stop, ranks[stop]))
+        if stop == n:
+            break
+        back = [c for c in range(max(first + 1, stop - stride), stop + 1) if ranks[c] > NOWHERE]
+        first = max(back, key=lambda c: (ranks[c], -c))
+    return windows
+
+
+spaced = st.text(alphabet=st.sampled_from(list("ab .!?\n\t") + ["\u3000", "\x1c", "。", "！", "中", "😀"]),
+                 min_size=1, max_size=160)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=spaced, max_length=st.integers(1, 30), data=st.data())
+def test_fast_boundary_windows_equal_the_plain_loop(gpt2, text, max_length, data):
+    stride = data.draw(st.integers(0, max_length - 1))
+    spans = spans_of(gpt2.encode(text))
+    assert cut_ranks(text, spans) == slow_cut_ranks(text, spans)
+    try:
+        expected = slow_boundary_windows(text, spans, max_length, stride)
+    except ValueError:
+        with pytest.raises(ValueError, match="share characters"):
+            boundary_windows_of(text, spans, max_length, stride)
+        return
+    ours = boundary_windows_of(text, spans, max_length, stride)
+    assert [(w.first, w.stop, w.cut) for w in ours] == expected

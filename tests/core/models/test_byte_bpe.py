@@ -147,12 +147,18 @@ _three_byte_runs = st.one_of(
 )
 
 
+@pytest.fixture(scope="module")
+def real_joins(pair):
+    """The real vocabulary's joinable pairs and three-byte joins, built once per vocabulary
+    (building them took seconds per example on o200k's 200,000 tokens: most of CI's minute)."""
+    flags = joinable_pairs(pair[0].encoder)
+    return flags, joins_between_three_byte_characters(flags)
+
+
 @given(_three_byte_runs)
 @example("你好世界")
-def test_three_byte_segments_equal_segments_on_real_vocabularies(pair, chunk):
-    ours, _ = pair
-    flags = joinable_pairs(ours.encoder)
-    joins = joins_between_three_byte_characters(flags)
+def test_three_byte_segments_equal_segments_on_real_vocabularies(real_joins, chunk):
+    flags, joins = real_joins
     assert THREE_BYTE_RUN.fullmatch(chunk)
     assert three_byte_segments(chunk, chunk.encode(), joins) == segments(chunk, flags, {})
 

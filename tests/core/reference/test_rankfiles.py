@@ -167,8 +167,8 @@ def test_spec_repr_leaves_out_the_ranks(specs):
 
 
 def test_unknown_encoding_lists_the_names():
-    with pytest.raises(ValueError, match="r50k_base.*'gpt2', 'cl100k_base', 'o200k_base'"):
-        load_encoding_spec("r50k_base")
+    with pytest.raises(ValueError, match="p50k_base.*'gpt2', 'cl100k_base', 'o200k_base'"):
+        load_encoding_spec("p50k_base")
 
 
 def test_hash_mismatch_names_the_file_and_both_hashes():

@@ -12,7 +12,13 @@ the dump is compared with the accepted answers' dumps. What normalising makes eq
   shared mutable object, which no blank here holds);
 - `not a == b` and `a != b`, `not a is b` and `a is not b`, `not a in b` and `a not in b`;
 - `a > b` and `b < a`, `a >= b` and `b <= a` (one comparison, not chains), and the two sides of
-  `==` / `!=`.
+  `==` / `!=`;
+- a lambda that only passes its one argument on, `lambda s: len(s)`, and the function it calls,
+  `len` (when that function is a name or an attribute of one, not built from the argument);
+- the order of keyword arguments: `sorted(x, reverse=True, key=len)` is
+  `sorted(x, key=len, reverse=True)`.
+What is the same only because of where the blank sits (a value that is just looped over, a
+dict's argmax) is a named class in equivalences.py that the blank lists.
 Anything else that is also right (`count + pair_counts.get(pair, 0)`) is listed in the exercise
 data as an accepted answer; a known wrong answer can be listed with the reason it is wrong.
 
@@ -22,8 +28,11 @@ Leaves out: deciding equivalence in general (impossible), and running tests on t
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, Sequence
+
+from ...messages import N_, english
+from .equivalences import apply_classes
 
 Mode = Literal["expression", "statement"]
 Status = Literal["correct", "not_yet", "syntax_error", "empty", "too_long"]
@@ -38,16 +47,31 @@ _SYMMETRIC = (ast.Eq, ast.NotEq)
 
 @dataclass(frozen=True)
 class Verdict:
-    """What the page tells the student. `line`/`column` (1-based) point at a syntax error."""
+    """What the page tells the student. `line`/`column` (1-based) point at a syntax error.
+
+    `message` is the English; `template` and `values` are the same sentence apart from its
+    values, for the page to say in the reader's language (its gettext message id; `why` is a
+    sentence of the exercise data, translated too). For a syntax error the template is the
+    header, and the student's line with its `^` follows in `message` after ":\n"."""
 
     status: Status
     message: str
     line: int | None = None
     column: int | None = None
+    template: str = ""
+    values: dict[str, object] = field(default_factory=dict, compare=False)
 
     @property
     def correct(self) -> bool:
         return self.status == "correct"
+
+
+def _said(status: Status, template: str, /, at: tuple[int | None, int | None] = (None, None),
+          after: str = "", **values: object) -> Verdict:
+    """A verdict whose English message is `template` filled (and `after` appended); `at` is
+    the (line, column) of a syntax error."""
+    filled = template.format_map({k: english(v) for k, v in values.items()})
+    return Verdict(status, filled + after, *at, template, values)
 
 
 @dataclass(frozen=True)
@@ -132,8 +156,38 @@ class _BoundNames(ast.NodeTransformer):
         return self._comprehension(node, ["key", "value"])
 
 
+class _PassOn(ast.NodeTransformer):
+    """`lambda x: f(x)` is `f` when `f` is a name or attributes on one, without `x` in it.
+
+    subtle: run before the bound names are renamed, so that a removed lambda does not shift
+    the numbers the later bound names get."""
+
+    def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
+        self.generic_visit(node)
+        args, body = node.args, node.body
+        if (len(args.args) != 1 or args.posonlyargs or args.kwonlyargs or args.vararg
+                or args.kwarg or args.defaults or not isinstance(body, ast.Call)
+                or body.keywords or len(body.args) != 1):
+            return node
+        param, func = args.args[0].arg, body.func
+        passed = body.args[0]
+        plain = func
+        while isinstance(plain, ast.Attribute):
+            plain = plain.value
+        if (isinstance(passed, ast.Name) and passed.id == param and isinstance(plain, ast.Name)
+                and param not in {n.id for n in ast.walk(func) if isinstance(n, ast.Name)}):
+            return func
+        return node
+
+
 class _Equivalences(ast.NodeTransformer):
     """The rewrites of the module docstring that hold for any operands."""
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        if all(k.arg is not None for k in node.keywords):  # `**kwargs` keeps its place
+            node.keywords.sort(key=lambda k: str(k.arg))
+        return node
 
     def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
         self.generic_visit(node)
@@ -173,9 +227,12 @@ def parse_answer(text: str, mode: Mode) -> ast.AST:
     return ast.parse(text.strip(), mode=_PARSE_MODE[mode])  # type: ignore[call-overload]
 
 
-def normal_form(text: str, mode: Mode) -> str:
-    """The answer's normalised tree as a string: equal strings, equal answers."""
+def normal_form(text: str, mode: Mode, classes: Sequence[str] = ()) -> str:
+    """The answer's normalised tree as a string: equal strings, equal answers. `classes` names
+    the blank's own equivalences (equivalences.py)."""
     tree = parse_answer(text, mode)
+    tree = _PassOn().visit(tree)
+    tree = apply_classes(tree, tuple(classes))
     tree = _BoundNames().visit(tree)
     tree = _Equivalences().visit(tree)
     body = tree.body if isinstance(tree, (ast.Expression, ast.Module)) else tree
@@ -193,10 +250,15 @@ def syntax_message(text: str, error: SyntaxError) -> Verdict:
     if not 1 <= column <= len(shown):  # Python stopped at the end: point just past it
         column = len(shown) + 1
     pointer = " " * max(column - 1, 0) + "^"
-    reason = (error.msg or "invalid syntax").rstrip(".")
-    message = (f"Python cannot read this yet ({reason}), at line {line}, column {column}:\n"
-               f"{shown}\n{pointer}")
-    return Verdict("syntax_error", message, line, column)
+    reason = (error.msg or "invalid syntax").rstrip(".")  # Python's own words, as it says them
+    return _said("syntax_error", SYNTAX, at=(line, column), after=f":\n{shown}\n{pointer}",
+                 reason=reason, line=line, column=column)
+
+
+SYNTAX = N_("Python cannot read this yet ({reason}), at line {line}, column {column}")
+NOT_A_STATEMENT = N_("This blank takes an expression (a value), not a statement such as an "
+                     "assignment. Python cannot read this yet ({reason}), at line {line}, "
+                     "column {column}")
 
 
 def _is_statement(text: str) -> bool:
@@ -212,27 +274,30 @@ def check_answer(
     mode: Mode,
     accepted: Sequence[str],
     wrong: Sequence[WrongAnswer] = (),
+    classes: Sequence[str] = (),
 ) -> Verdict:
-    """Compare a student's answer with the accepted ones; nothing the student typed is run."""
+    """Compare a student's answer with the accepted ones; nothing the student typed is run.
+    `classes` are the blank's equivalence classes, applied to every side alike."""
     if not text.strip():
-        return Verdict("empty", "Type an answer first.")
+        return _said("empty", N_("Type an answer first."))
     if len(text) > MAX_ANSWER_CHARS:
-        return Verdict("too_long", f"This answer has {len(text):,} characters; a blank takes at "
-                                   f"most {MAX_ANSWER_CHARS}. The answer is much shorter.")
+        return _said("too_long", N_("This answer has {length} characters; a blank takes at most "
+                                    "{bound}. The answer is much shorter."),
+                     length=len(text), bound=MAX_ANSWER_CHARS)
     try:
-        answer = normal_form(text, mode)
+        answer = normal_form(text, mode, classes)
     except SyntaxError as error:
         verdict = syntax_message(text, error)
         if mode == "expression" and _is_statement(text):
-            return Verdict(verdict.status, "This blank takes an expression (a value), not a "
-                           "statement such as an assignment. " + verdict.message,
-                           verdict.line, verdict.column)
+            pointed = verdict.message.partition(":\n")[2]  # the student's line and its ^
+            return _said(verdict.status, NOT_A_STATEMENT, at=(verdict.line, verdict.column),
+                         after=":\n" + pointed, **verdict.values)
         return verdict
     except (ValueError, RecursionError, MemoryError):  # a null byte; absurd nesting
-        return Verdict("syntax_error", "Python cannot read this answer; write it more simply.")
-    if any(answer == normal_form(a, mode) for a in accepted):
-        return Verdict("correct", "Correct!")
+        return _said("syntax_error", N_("Python cannot read this answer; write it more simply."))
+    if any(answer == normal_form(a, mode, classes) for a in accepted):
+        return _said("correct", N_("Correct!"))
     for known in wrong:
-        if answer == normal_form(known.answer, mode):
-            return Verdict("not_yet", f"Not yet: {known.why}")
-    return Verdict("not_yet", "Not yet: that is not what this line needs. Try the hint.")
+        if answer == normal_form(known.answer, mode, classes):
+            return _said("not_yet", N_("Not yet: {why}"), why=known.why)
+    return _said("not_yet", N_("Not yet: that is not what this line needs. Try the hint."))

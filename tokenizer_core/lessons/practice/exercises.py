@@ -8,7 +8,9 @@ longer matches and the staleness test fails until the exercise is brought in ste
 A blank is a piece of the quoted code, named by its text (`original`) and which occurrence of
 that text it is (1 = the first); its `mode` says whether it is an expression or a statement.
 `accepted` lists other right answers (the original is always right), `wrong` lists common wrong
-answers with the reason, `hint` nudges without giving it away.
+answers with the reason, `hint` nudges without giving it away. `equivalences` names the
+classes of equivalences.py that hold where the blank sits (`iterated`: its value is only looped
+over; `dict_argmax`: it picks a dict's key with the largest value).
 
 Leaves out: checking answers (checker.py) and random blanks (masking.py).
 """
@@ -26,6 +28,7 @@ from typing import Any
 
 from ...samples import DATA_DIR, MAX_DATA_FILE_BYTES
 from .checker import Mode, Verdict, WrongAnswer, check_answer
+from .equivalences import CLASSES
 
 EXERCISES_FILE = DATA_DIR / "practice" / "exercises.json"
 QUOTABLE_PACKAGE = "tokenizer_core."  # an exercise may quote this project's code, nothing else
@@ -46,9 +49,11 @@ class Blank:
     hint: str
     accepted: tuple[str, ...]
     wrong: tuple[WrongAnswer, ...]
+    equivalences: tuple[str, ...] = ()
 
     def check(self, answer: str) -> Verdict:
-        return check_answer(answer, self.mode, (self.original, *self.accepted), self.wrong)
+        return check_answer(answer, self.mode, (self.original, *self.accepted), self.wrong,
+                            self.equivalences)
 
 
 @dataclass(frozen=True)
@@ -119,7 +124,17 @@ def _blank(record: dict[str, Any]) -> Blank:
         hint=str(record["hint"]),
         accepted=tuple(str(a) for a in record.get("accepted", [])),
         wrong=tuple(WrongAnswer(str(w["answer"]), str(w["why"])) for w in record.get("wrong", [])),
+        equivalences=_classes(record),
     )
+
+
+def _classes(record: dict[str, Any]) -> tuple[str, ...]:
+    names = tuple(str(c) for c in record.get("equivalences", []))
+    unknown = [c for c in names if c not in CLASSES]
+    if unknown:
+        raise ValueError(f"blank {record.get('original')!r}: unknown equivalence class "
+                         f"{unknown[0]!r}; choose from " + ", ".join(sorted(CLASSES)))
+    return names
 
 
 def _exercise(record: dict[str, Any]) -> Exercise:

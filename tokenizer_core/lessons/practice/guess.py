@@ -1,8 +1,10 @@
 """Guess the token count: how far off a guess is, in points a class can add up.
 
 A guess is scored by its relative error, |guess - count| / count: 10 points for the exact count,
-then 9 within 5%, 8 within 10%, ... one point fewer per 5%, and 0 from 45% off. Relative, not
-absolute, so being 3 off on a 6-token emoji counts as much as being 50 off on a paragraph.
+then one point fewer for each 5% off or part of 5% (9 within 5%, 8 within 10%, so 11% off is
+7), and 0 past 45%. Relative, not absolute, so being 3 off on a 6-token emoji counts as much as
+being 50 off on a paragraph. `scoring_rule()` says this in words from the same constants, so
+the page's caption and the points cannot drift apart.
 
 The texts of a series are data/practice/guess_texts.json: short, each chosen because tokenizers
 disagree on it (numbers, Chinese, emoji, code, a long rare word, plain English).
@@ -17,6 +19,7 @@ import json
 from dataclasses import dataclass
 from functools import cache
 
+from ...messages import N_
 from ...samples import DATA_DIR, MAX_DATA_FILE_BYTES
 
 GUESS_TEXTS_FILE = DATA_DIR / "practice" / "guess_texts.json"
@@ -55,13 +58,29 @@ def score_guess(guess: int, count: int) -> GuessScore:
     if not 0 <= guess <= MAX_GUESS:
         raise ValueError(f"a guess is a whole number from 0 to {MAX_GUESS:,}, got {guess}")
     off = guess - count
-    if off == 0:
-        points = MAX_POINTS
-    else:
-        # subtle: integer arithmetic, so 5% off exactly is 8 points on every machine
-        bands = abs(off) * 100 // (count * PERCENT_PER_POINT)
-        points = max(0, MAX_POINTS - 1 - bands)
+    step = count * PERCENT_PER_POINT  # |off| * 100 / step is the number of 5% steps off
+    # subtle: integer ceiling, so 5% off exactly is 9 points and 5.01% is 8 on every machine
+    lost = -(-abs(off) * 100 // step)
+    points = max(0, MAX_POINTS - lost)
     return GuessScore(guess, count, points, off, abs(off) * 100 / count)
+
+
+SCORING_RULE = N_("{most} points for the exact count, then one point fewer for each {step}% off "
+                  "or part of it: {one_less} within {step}%, {two_less} within {step2}%, "
+                  "{three_less} within {step3}%, and 0 past {last}%.")
+
+
+def scoring_values() -> dict[str, int]:
+    """The numbers of SCORING_RULE, from the constants `score_guess` uses."""
+    step = PERCENT_PER_POINT
+    return {"most": MAX_POINTS, "step": step, "one_less": MAX_POINTS - 1,
+            "two_less": MAX_POINTS - 2, "step2": 2 * step, "three_less": MAX_POINTS - 3,
+            "step3": 3 * step, "last": (MAX_POINTS - 1) * step}
+
+
+def scoring_rule() -> str:
+    """The scoring rule as the page states it (in English; the page translates SCORING_RULE)."""
+    return SCORING_RULE.format_map(scoring_values())
 
 
 @cache
