@@ -3,7 +3,8 @@ where WordPiece would have chosen differently."""
 
 import streamlit as st
 
-from ui.common.page_state import kept_tabs
+from ui.common.i18n import N_, _, explain
+from ui.common.page_state import kept_tabs_translated
 from ui.common.query_params import show_link_notes
 from ui.common.safe_text import literal
 from ui.common.shell import ensure_routed, presentation_mode
@@ -14,21 +15,22 @@ from ui.merge_steps.player import player, settled_step
 from ui.merge_steps.replay import prefix_ui, replay_ui
 from ui.merge_steps.source import init_state, save_link, source_ui
 
-TABS = ["🎬 Watch BPE learn", "🔁 Encode replay", "⚖️ BPE vs WordPiece",
-        "📜 Show me the code"]
+TABS = [N_("🎬 Watch BPE learn"), N_("🔁 Encode replay"), N_("⚖️ BPE vs WordPiece"),
+        N_("📜 Show me the code")]  # translated where shown
 
 ensure_routed()
 
 
 def _on_step() -> None:
-    """The player settled on a step (a click, a pause): remember it and put it in the link."""
-    step = settled_step()
-    if step is not None:
-        st.session_state["ms_step"] = step
+    """The player settled on a step (a click, a pause): remember it, and the number of the move,
+    which goes back to the player so it can tell this answer from a late one."""
+    settled = settled_step()
+    if settled is not None:
+        st.session_state["ms_step"], st.session_state["ms_step_seq"] = settled
 
 
 init_state()
-st.title("Merge steps")
+st.title(_("Merge steps"))
 show_link_notes("merge_steps")
 source = source_ui()
 if source.description:
@@ -43,7 +45,8 @@ if source.error:
 try:
     lesson = data.lesson(source)
 except ValueError as error:
-    st.error(f"This corpus cannot be trained: {literal(str(error))}", icon="⚠️")
+    st.error(_("This corpus cannot be trained: {reason}", reason=literal(explain(error))),
+             icon="⚠️")
     save_link()
     st.stop()
 n = len(lesson.steps)
@@ -52,26 +55,27 @@ st.session_state["ms_step"] = step
 save_link(step)  # once per run: each change of the link is an entry in the browser's history
 big = presentation_mode()
 
-learn, encode, versus, code = kept_tabs(TABS, "ms_tab")
+(learn, encode, versus, code), _open_tab = kept_tabs_translated(TABS, "ms_tab")
 if learn.open:
     with learn:
-        player(data.trace_json(source), data.trace_id(source), step, big, _on_step)
+        player(data.trace_json(source), data.trace_id(source), step,
+               st.session_state["ms_step_seq"], big, _on_step)
         figure, merges_table, script = data.overview(source, big)
         # one above the other: side by side, a 1280-wide screen cut the table's columns off
         st.plotly_chart(figure, key="ms_overview")
         st.dataframe(merges_table, hide_index=True, height=310, width="stretch")
-        with st.expander("Lesson script: every step in words"):
+        with st.expander(_("Lesson script: every step in words")):
             st.html(script)
 if encode.open:
     with encode:
-        st.subheader("Replay encoding, one rule at a time")
+        st.subheader(_("Replay encoding, one rule at a time"))
         replay_ui(source, big)
-        st.subheader("Only the first k merges")
+        st.subheader(_("Only the first k merges"))
         prefix_ui(source, n, big)
 if versus.open:
     with versus:
         race_ui(source, big)
-        st.subheader("WordPiece encoding: ## pieces and [UNK]")
+        st.subheader(_("WordPiece encoding: ## pieces and [UNK]"))
         wordpiece_ui(source, big)
 if code.open:
     with code:

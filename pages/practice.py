@@ -4,14 +4,15 @@ class can share, and guess the token count. Answers are parsed and compared, nev
 import streamlit as st
 
 from tokenizer_core.lessons.practice import SHARES, all_exercises
-from ui.common.page_state import first_visit, kept_tabs, write_link
+from ui.common.i18n import N_, _
+from ui.common.page_state import first_visit, kept_tabs_translated, write_link
 from ui.common.query_params import show_link_notes
 from ui.common.shell import ensure_routed
 from ui.practice import exercise_view, guess_view, masking_view, tiny_demo
 from ui.practice.limits import MAX_SEED
 
 EXERCISES = {ex.id: ex for ex in all_exercises()}
-MASKING, GUESS = "Random masking", "Guess the count"
+MASKING, GUESS = N_("Random masking"), N_("Guess the count")  # tab values stay English
 TABS = [*(ex.title for ex in EXERCISES.values()), MASKING, GUESS]
 FIRST = next(iter(EXERCISES))
 
@@ -25,23 +26,23 @@ if link:  # the mask: a teacher's link gives the whole class the same blanks
                                                  high=max(SHARES), allowed=SHARES, shown="15%")
     if "pr_seed" in link.params:
         st.session_state["pr_seed"] = link.read_int("pr_seed", masking_view.new_seed(-1),
-                                                     low=0, high=MAX_SEED, shown="a new seed")
-st.title("Practice")
-st.caption(
+                                                     low=0, high=MAX_SEED, shown=_("a new seed"))
+st.title(_("Practice"))
+st.caption(_(
     "Fill the blanks in the real code this app runs: the BPE trainer, the encoder, WordPiece's "
     "score, the UTF-8 byte counting and a tiny complete tokenizer. Answers are read by Python's "
     "parser and compared with the right ones, never run. Then hide random tokens of the code, "
     "or guess how many tokens a text costs."
-)
+))
 show_link_notes("practice")
 exercise_view.init_state(tuple(EXERCISES.values()))
 masking_view.init_state(FIRST)
 guess_view.init_state()
 tiny_demo.init_state()
 
-tabs = kept_tabs(TABS, "pr_tab", first_tab)
+tabs, open_tab = kept_tabs_translated(TABS, "pr_tab", first_tab)  # titles from the data file
 write_link("practice", {  # in the link: ?pr_tab=Random+masking&pr_code=...&pr_share=15&pr_seed=..
-    "pr_tab": st.session_state["pr_tab"], "pr_code": st.session_state["pr_mask_ex"],
+    "pr_tab": open_tab, "pr_code": st.session_state["pr_mask_ex"],
     "pr_share": st.session_state["pr_share"], "pr_seed": int(st.session_state["pr_seed"]),
 })
 for tab, ex in zip(tabs, EXERCISES.values()):

@@ -4,7 +4,8 @@ windows over long text, and batches that waste less padding."""
 import streamlit as st
 
 from ui.common import catalog
-from ui.common.page_state import KEEP, kept_tabs
+from ui.common.i18n import _
+from ui.common.page_state import KEEP, kept_tabs_translated
 from ui.common.query_params import show_link_notes
 from ui.common.shell import ensure_routed
 from ui.sequences import batching, chat, inputs, windows
@@ -21,20 +22,21 @@ chat.init_state()
 st.session_state.setdefault("sq_tokenizer", "gpt2")
 first_tab = read_link()  # once per session, or from a lesson file; then the session's own values win
 st.html(f"<style>{GRID_CSS}{BAND_CSS}{MARKER_CSS}</style>")
-st.title("Sequences")
-st.caption(
+st.title(_("Sequences"))
+st.caption(_(
     "A model does not read one text: it reads a batch of rows of the same length. Special tokens "
     "frame each sequence, long ones are truncated or cut into windows, short ones are padded, "
     "and the attention mask tells the model which positions are padding."
-)
+))
 show_link_notes("sequences")
-name = st.selectbox("Tokenizer", list(catalog.BUILT_IN), key="sq_tokenizer",
-                    format_func=catalog.label, persist_state=KEEP,
-                    help="\n\n".join(f"**{catalog.label(n)}**: {catalog.DESCRIPTIONS[n]}"
+name = st.selectbox(_("Tokenizer"), list(catalog.BUILT_IN), key="sq_tokenizer",
+                    format_func=lambda n: _(catalog.label(n)), persist_state=KEEP,
+                    help="\n\n".join(f"**{_(catalog.label(n))}**: {_(catalog.DESCRIPTIONS[n])}"
                                      for n in catalog.BUILT_IN))
 
-input_tab, long_tab, batch_tab, chat_tab = kept_tabs(TABS, "sq_tab", first_tab)
-save_link()  # every tab's knobs, before the slow parts: a link copied mid-run holds them
+(input_tab, long_tab, batch_tab, chat_tab), open_tab = kept_tabs_translated(
+    TABS, "sq_tab", first_tab)
+save_link(lambda _shown: open_tab)  # every tab's knobs, before the slow parts: a link copied mid-run holds them
 with input_tab:
     if input_tab.open:
         inputs.model_input_section(catalog.get(name))

@@ -4,7 +4,9 @@ see how text is pre-split; find unused tokens; design a vocabulary (prune, add d
 import streamlit as st
 
 from ui.common import catalog
-from ui.common.page_state import KEEP, first_visit, kept_tabs, write_link
+from ui.common.i18n import N_, _, number
+from ui.common.page_state import KEEP, first_visit, kept_tabs_translated, write_link
+from ui.common.query_params import show_link_notes
 from ui.common.shell import ensure_routed, presentation_mode
 from ui.vocabulary import (
     data,
@@ -16,8 +18,9 @@ from ui.vocabulary import (
 )
 from ui.vocabulary.limits import MAX_SPLIT_CHARS, MAX_URL_TEXT_CHARS
 
-TABS = ["Table", "Charts", "Compare", "Glitches & growth", "Real sizes", "Pre-tokenization",
-        "Design"]
+# The tabs' English names are their values (in links and lesson files); shown translated.
+TABS = [N_("Table"), N_("Charts"), N_("Compare"), N_("Glitches & growth"), N_("Real sizes"),
+        N_("Pre-tokenization"), N_("Design")]
 
 ensure_routed()
 link = first_visit("vocabulary")  # once per session, or from a lesson file
@@ -28,24 +31,26 @@ if link:
     if "vc_text" in link.params:
         st.session_state["vc_split_text"] = link.read_text(
             "vc_text", "", max_chars=MAX_URL_TEXT_CHARS, file_max_chars=MAX_SPLIT_CHARS)
-st.title("Vocabulary")
-st.caption(
+st.title(_("Vocabulary"))
+st.caption(_(
     "A tokenizer is its vocabulary plus its pre-tokenizer. Every token here is bytes first: "
     "`<E4 BD>` is part of a character, `·` a space. Script classes follow Unicode's script "
     "and category properties (see tokenizer_core/measure/vocabulary.py)."
-)
+))
+show_link_notes("vocabulary")  # what the link or lesson file held that could not be used
 # Large type needs wider number columns: a 6-digit count must stay on one line.
 choose, size, held, gaps = st.columns([2, 1.3, 1.3, 1.3] if presentation_mode() else [3, 1, 1, 1])
-name = choose.selectbox("Vocabulary", data.NAMES, key="vc_tokenizer", format_func=catalog.label,
+name = choose.selectbox(_("Vocabulary"), data.NAMES, key="vc_tokenizer", format_func=catalog.label,
                         persist_state=KEEP)
 vocab = data.table(name)
-size.metric("Size (largest id + 1)", f"{vocab.size:,}")  # tiktoken's n_vocab
-held.metric("Tokens", f"{len(vocab.rows):,}")
-gaps.metric("Ids no token holds", f"{len(vocab.gaps):,}")
+size.metric(_("Size (largest id + 1)"), number(vocab.size))  # tiktoken's n_vocab
+held.metric(_("Tokens"), number(len(vocab.rows)))
+gaps.metric(_("Ids no token holds"), number(len(vocab.gaps)))
 
-tabs = dict(zip(TABS, kept_tabs(TABS, "vc_tab", first_tab)))  # only the open tab runs
+shown_tabs, open_tab = kept_tabs_translated(TABS, "vc_tab", first_tab)
+tabs = dict(zip(TABS, shown_tabs))  # only the open tab runs
 split_text = st.session_state.get("vc_split_text")
-params = {"vc_tokenizer": name, "vc_tab": st.session_state["vc_tab"]}
+params = {"vc_tokenizer": name, "vc_tab": open_tab}
 if isinstance(split_text, str) and len(split_text) <= MAX_URL_TEXT_CHARS:
     params["vc_text"] = split_text
 write_link("vocabulary", params, whole={"vc_text": split_text} if isinstance(split_text, str) else {})

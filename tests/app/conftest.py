@@ -6,12 +6,14 @@ Caches are cleared before each test so no test sees another's loaded tokenizers 
 from __future__ import annotations
 
 import re
+import threading
 from pathlib import Path
 
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
+from ui.common import i18n
 from ui.common.safe_text import WORD_JOINER
 
 REPO = Path(__file__).resolve().parents[2]
@@ -51,3 +53,32 @@ def open_page(app: AppTest, page: str, query: dict[str, str] | None = None) -> A
     app.run()
     assert not app.exception, [e.value for e in app.exception]
     return app
+
+
+def page_components(app: AppTest) -> list:
+    """The page's own components v2 (players, lattices), without the lone-surrogate guard
+    that the shared sidebar mounts on every page."""
+    return [c for c in app.get("bidi_component") if c.key != "tokex_unicode_guard"]
+
+
+class TestThreadLanguage:
+    """AppTest calls a widget's format_func in the test's own thread, outside any session, to
+    find the label of the value it sends back on the next run; there i18n finds no session and
+    says English, so a Chinese label would not be found and the value would be dropped (the
+    browser sends the label it shows, found in the session's language). In the test's thread
+    only, the language is the one the app under test speaks."""
+
+    __test__ = False  # a helper, not a test class
+
+    def __init__(self) -> None:
+        self.language = "en"
+        self.thread = threading.get_ident()
+
+
+@pytest.fixture
+def test_thread(monkeypatch) -> TestThreadLanguage:
+    mine = TestThreadLanguage()
+    real = i18n.current_language
+    monkeypatch.setattr(i18n, "current_language", lambda: (
+        mine.language if threading.get_ident() == mine.thread else real()))
+    return mine

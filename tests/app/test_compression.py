@@ -226,13 +226,18 @@ def test_curve_figure_is_a_log_axis_chart_with_one_trace_per_line():
 
     frame, _, _ = small_frame()
     fig = curve_figure(frame, "bytes_per_token", {"english": "#0072B2"}, mark_vocab=500)
-    names = [trace.name for trace in fig.data]
-    assert names == ["Ours: byte-level BPE", "Ours, on its training part", "HF WordPiece", "GPT-2",
-                     "hides text in [UNK]"]  # WordPiece spells unseen words as [UNK]
+    drawn = [trace for trace in fig.data if trace.showlegend is False]  # the data itself
+    assert [trace.name for trace in drawn] == [
+        "Ours: byte-level BPE", "Ours, on its training part", "HF WordPiece", "GPT-2"]
+    # the legend: each corpus once by its colour, each tokenizer once by its shape, and the
+    # warning that WordPiece spells unseen words as [UNK]
+    legend = [trace.name for trace in fig.data if trace.showlegend is not False]
+    assert legend[0] == "English" and legend[-1] == "hides text in [UNK]"
     assert fig.layout.xaxis.type == "log"
     assert fig.layout.yaxis.title.text == "UTF-8 bytes per token"
-    assert fig.layout.annotations[0].x == pytest.approx(math.log10(500))  # log axis: log10(x)
-    assert all(trace.line.color == "#0072B2" for trace in fig.data if trace.mode == "lines")
+    # the mark at 500 (beside the reference points' names): on a log axis, at log10(x)
+    assert any(a.x == pytest.approx(math.log10(500)) for a in fig.layout.annotations)
+    assert all(trace.line.color == "#0072B2" for trace in drawn if trace.mode == "lines")
     with pytest.raises(ValueError, match="unknown measure"):
         curve_figure(frame, "words_per_dollar", {})
 
@@ -257,8 +262,9 @@ def test_an_uploaded_name_reaches_the_chart_escaped():
     frame, _, _ = small_frame()
     hostile = '<a href="http://evil.example/">notes</a>.txt'
     fig = curve_figure(frame.assign(corpus=hostile), "bytes_per_token", {}, mark_vocab=500)
-    titles = {trace.legendgrouptitle.text for trace in fig.data if trace.legendgrouptitle.text}
-    assert titles == {"&lt;a href=&quot;http://evil.example/&quot;&gt;notes&lt;/a&gt;.txt", "Warning"}
+    names = {trace.name for trace in fig.data}  # the corpus is a legend entry of its own
+    assert "&lt;a href=&quot;http://evil.example/&quot;&gt;notes&lt;/a&gt;.txt" in names
+    assert not any("<a " in name for name in names)
     assert all("<a " not in str(row[0]) for trace in fig.data for row in (trace.customdata or []))
 
 
@@ -317,3 +323,24 @@ def test_sentencepiece_lines_beside_hf_are_the_library_trained_on_the_same_split
     assert runs["hf"] == 2 * 3  # two families at 500, 1,000 and 2,000: one run per size
     spec = app.get("plotly_chart")[0].proto.spec  # the figure's JSON
     assert "SentencePiece Unigram" in spec and "SentencePiece BPE" in spec
+
+
+def test_a_size_hf_unigram_refuses_is_named_where_its_row_would_be(app, runs):
+    """Issue 23, item 11: HF Unigram cannot train 500 or 1,000 pieces on Chinese (more distinct
+    characters than that); the page says so under the chart and above the quality table,
+    instead of leaving the row out without a word."""
+    from tokenizer_core.measure.quality import unigram_alphabet
+
+    open_compression(app, corpora=("chinese",), hf=("unigram",), cp_vocab=2_000, cp_compare=1_000)
+    train = split_held_out(corpus_text("chinese"), 0.2).train
+    alphabet = unigram_alphabet(train)  # HF's own threshold (tests/core/measure/test_quality.py)
+    assert alphabet > 1_000
+    expected = (f"HF Unigram cannot train a 500- or 1,000-piece vocabulary on Chinese: its "
+                f"training part has {alphabet:,} distinct characters")
+    captions = [shown(c.value) for c in app.caption]
+    assert any(expected in c for c in captions)  # under the chart
+    assert any(f"Not in the table: {expected}" in c for c in captions)  # where the row would be
+    assert ("Chinese", "HF Unigram") not in quality_rows(app)
+    app.select_slider(key="cp_compare").set_value(2_000).run()
+    assert ("Chinese", "HF Unigram") in quality_rows(app)
+    assert not any("Not in the table" in shown(c.value) for c in app.caption)

@@ -1,10 +1,12 @@
 """The Compression chart names every series: each tokenizer family has a marker shape no other
 family uses (colour names the corpus, so the shape is what tells GPT-2 from HF Unigram), and
-every series, the reference points of every corpus included, has its own legend entry."""
+the legend names each corpus and each tokenizer once (issue 23, item 9), and the reference
+tokenizers' names on the chart keep apart."""
 
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from ui.compression.charts import curve_figure
 from ui.compression.frames import CURVE_COLUMNS, FAMILY_LABELS, FAMILY_NAMES
@@ -54,11 +56,92 @@ def test_every_family_has_a_marker_no_other_family_uses():
     assert len(set(shapes)) == len(shapes), symbols
 
 
-def test_every_series_has_a_legend_entry_in_its_corpus_group():
-    fig = curve_figure(every_series_frame(), "chars_per_token", {})
-    hidden = [(t.legendgroup, t.name) for t in fig.data if t.showlegend is False]
-    assert hidden == []
-    for corpus in CORPORA.values():
-        names = [t.name for t in fig.data if t.legendgroup == corpus]
-        for name in REFERENCES:
-            assert names.count(FAMILY_LABELS[name]) == 1, (corpus, names)
+COLORS = {"english": "#0072B2", "chinese": "#D55E00", "code": "#009E73"}
+
+
+def legend_entries(fig) -> list[str]:
+    return [t.name for t in fig.data if t.showlegend is not False]
+
+
+def test_the_legend_has_one_entry_per_corpus_and_one_per_series_group():
+    """Issue 23, item 9: with every corpus the legend had 52 entries (one per corpus and
+    tokenizer); now one per corpus (its colour) and one per tokenizer (its shape), each
+    tokenizer's entry the group of its series in every corpus."""
+    frame = every_series_frame()
+    fig = curve_figure(frame, "chars_per_token", COLORS)
+    groups = {(f, k) for f, k in zip(frame["family"], frame["kind"])}
+    entries = legend_entries(fig)
+    assert len(entries) == len(CORPORA) + len(groups)  # 3 + 16, not 3 x 16
+    assert entries[: len(CORPORA)] == list(CORPORA.values())
+    series = [t for t in fig.data if t.showlegend is False]
+    for key in (t for t in fig.data if t.showlegend is not False and t.x != (None,) or False):
+        raise AssertionError(f"a legend key draws data: {key.name}")
+    for trace in series:  # every series is in the group of its tokenizer's legend entry
+        keyed = [t.name for t in fig.data if t.showlegend is not False
+                 and t.legendgroup == trace.legendgroup]
+        assert keyed == [trace.name], (trace.legendgroup, keyed)
+
+
+def reference_markers(fig) -> list[tuple[str, str, str, float, float]]:
+    """(name, symbol, colour, x, y) of every reference marker the chart draws."""
+    names = {FAMILY_LABELS[r] for r in REFERENCES}
+    return [(t.name, t.marker.symbol, t.marker.color, x, y) for t in fig.data
+            if t.name in names and t.showlegend is False for x, y in zip(t.x, t.y)]
+
+
+def test_every_reference_point_has_its_own_symbol_and_colour():
+    fig = curve_figure(every_series_frame(), "chars_per_token", COLORS)
+    markers = reference_markers(fig)
+    assert len(markers) == len(CORPORA) * len(REFERENCES)
+    pairs = [(symbol, color) for _, symbol, color, _, _ in markers]
+    assert len(set(pairs)) == len(pairs)
+    symbols = {name: symbol for name, symbol, *_ in markers}
+    assert len(set(symbols.values())) == len(REFERENCES)  # o200k's star, BERT's not a star
+    assert "star" not in symbols[FAMILY_LABELS["bert-base-uncased"]]
+
+
+def _near_frame() -> pd.DataFrame:
+    """Every reference at one value on one corpus: GPT-2 next to BERT, five between 128k and
+    200k, as the chart with every corpus has them."""
+    rows = [_row("english", "ours", "held-out", v, 2 + v / 4_000) for v in (256, 1_000, 4_000)]
+    rows += [_row("english", name, "reference", v, 4.2 + 0.01 * i)
+             for i, (name, v) in enumerate(REFERENCES.items())]
+    return pd.DataFrame.from_records(rows, columns=CURVE_COLUMNS)
+
+
+def label_boxes(fig) -> dict[str, tuple[float, float, float, float]]:
+    """Each reference name's box (left, top, right, bottom) in pixels of a plot area 520 wide
+    and as tall as the figure less 120: the names' real boxes are read in Chromium
+    (tests/browser/test_compression.py); this is the same question without a browser."""
+    low, high = fig.layout.xaxis.range
+    values = [y for t in fig.data if t.showlegend is False for y in t.y if y is not None]
+    top, height = max(values) * 1.06, fig.layout.height - 120
+    boxes = {}
+    for a in fig.layout.annotations:
+        if a.name != "reference label":
+            continue
+        x = (a.x - low) / (high - low) * 520 + a.ax
+        y = height * (1 - a.y / top) + a.ay
+        half_w, half_h = len(a.text) * 0.55 * a.font.size / 2, a.font.size / 2
+        boxes[a.text] = (x - half_w, y - half_h, x + half_w, y + half_h)
+    return boxes
+
+
+def _meet(a, b) -> bool:
+    return not (a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1])
+
+
+@pytest.mark.parametrize("big", [False, True])
+def test_reference_names_are_placed_apart_where_the_points_are_near(big):
+    from ui.compression.charts import REF_SHORT
+
+    fig = curve_figure(_near_frame(), "chars_per_token", COLORS, big=big)
+    labels = [a for a in fig.layout.annotations if a.name == "reference label"]
+    assert sorted(a.text for a in labels) == sorted(REF_SHORT[r] for r in REFERENCES)
+    assert all(a.showarrow for a in labels)  # each name points at its marker
+    boxes = label_boxes(fig)
+    clashes = [(p, q) for p in boxes for q in boxes if p < q and _meet(boxes[p], boxes[q])]
+    assert clashes == []
+    # the five from 128k to 200k are too near for one row of names: their offsets differ
+    crowd = [a for a in labels if a.text in ("Llama 3", "Nemo", "DeepSeek", "Qwen 2.5", "o200k")]
+    assert len({(a.ax, a.ay) for a in crowd}) == len(crowd)

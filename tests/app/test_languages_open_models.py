@@ -42,9 +42,10 @@ def _plain(value):
     return value
 
 
-def trace(app, title: str) -> SimpleNamespace:
-    """The first trace of the one chart whose spec holds `title`, its arrays as lists."""
-    (chart,) = [c for c in charts(app) if title in c.proto.spec]
+def trace(app, *titles: str) -> SimpleNamespace:
+    """The first trace of the one chart whose spec holds every one of `titles` (a title and its
+    subtitle), its arrays as lists."""
+    (chart,) = [c for c in charts(app) if all(title in c.proto.spec for title in titles)]
     data = json.loads(chart.proto.spec)["data"][0]
     return SimpleNamespace(**{k: _plain(v) for k, v in data.items()})
 
@@ -66,7 +67,7 @@ def test_the_picker_offers_the_open_models_and_the_ruler_counts_as_they_do(app, 
 
 def test_the_headline_ranks_every_tokenizer_by_chinese_premium_and_emoji_cost(app, oracle):
     open_tab(app, "English vs Chinese")
-    bar = trace(app, "Chinese over English (50 pairs)")
+    bar = trace(app, "Chinese over English", "50 pairs")
     assert sorted(bar.y) == sorted(EVERY)  # all of them, not only the four picked
     assert list(bar.x) == sorted(bar.x)  # sorted: the costliest drawn on top
     got = dict(zip(bar.y, bar.x))

@@ -21,7 +21,7 @@ from ui.common.lesson_file import (
     dump_lesson,
     load_lesson,
 )
-from ui.common.lesson_plan import AT_KEY, PLAN_KEY, app_pages
+from ui.common.lesson_plan import AT_KEY, PLAN_KEY, UPLOAD_KEY, app_pages
 from ui.common.limits import (
     MAX_LESSON_FILE_BYTES,
     MAX_LESSON_PARAMS,
@@ -181,6 +181,62 @@ def test_a_path_built_from_screens_walks_back_and_forth(app):
     assert app.title[0].value == "Merge steps"
     assert app.session_state["ms_merges"] == 4
     assert app.button(key="lesson_next").disabled
+
+
+# --- a lesson file is opened once -------------------------------------------------------------
+
+PRACTICE_777 = {"page": "practice", "title": "Masking, seed 777",
+                "params": {"pr_tab": "Random masking", "pr_seed": "777"}}
+
+
+def upload_lesson(app, steps: list[dict]) -> tuple[str, str, bytes, str]:
+    """Choose a lesson file in the sidebar's box; the upload as the browser keeps it."""
+    app.file_uploader(key=UPLOAD_KEY).set_value(("lesson.json", lesson(steps), "application/json"))
+    upload = app.file_uploader(key=UPLOAD_KEY)._files[0]
+    app.run()
+    assert not app.exception, [e.value for e in app.exception]
+    return upload
+
+
+def still_in_the_box(app, upload: tuple[str, str, bytes, str]) -> None:
+    """What the browser does after a page switch: the uploader's id includes the page, so the
+    new page's uploader is a new widget, and the browser hands it the file still in the box
+    (same file_id) with the next change of any control. subtle: AppTest gives each set_value a
+    new file_id (a new upload), so the kept upload is put back as it was."""
+    app.file_uploader(key=UPLOAD_KEY)._files = [upload]
+
+
+def test_a_lesson_file_of_one_screen_is_opened_once(app):
+    app.run()
+    upload = upload_lesson(app, [PRACTICE_777])
+    assert app.title[0].value == "Practice" and app.session_state["pr_seed"] == 777
+    still_in_the_box(app, upload)
+    app.number_input(key="pr_seed").set_value(1234).run()
+    assert app.session_state["pr_seed"] == 1234
+
+
+def test_a_lesson_path_is_not_restarted_by_the_file_still_in_the_box(app):
+    app.run()
+    upload = upload_lesson(app, [{"page": "languages", "title": "What Chinese costs"},
+                                 {"page": "sequences", "title": "Windows"}, PRACTICE_777])
+    assert app.title[0].value == "Languages"
+    for title in ("Sequences", "Practice"):
+        app.button(key="lesson_next").click().run()
+        assert app.title[0].value == title
+    assert app.session_state["pr_seed"] == 777
+    still_in_the_box(app, upload)
+    app.number_input(key="pr_seed").set_value(1234).run()
+    assert not app.exception, [e.value for e in app.exception]
+    assert app.title[0].value == "Practice" and app.session_state[AT_KEY] == 2
+    assert app.session_state["pr_seed"] == 1234
+
+
+def test_choosing_the_same_file_again_opens_it_again(app):
+    app.run()
+    upload_lesson(app, [PRACTICE_777])
+    app.number_input(key="pr_seed").set_value(1234).run()
+    upload_lesson(app, [PRACTICE_777])  # a new upload, the same bytes: the teacher resets
+    assert app.session_state["pr_seed"] == 777
 
 
 # --- Compression in its link ----------------------------------------------------------------------

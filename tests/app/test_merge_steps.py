@@ -18,7 +18,7 @@ from tokenizer_core.samples import load_preset
 from tokenizer_core.trainers.textbook import textbook_train as textbook_function
 from ui.merge_steps.limits import MAX_CORPUS_CHARS, MAX_MERGES
 
-from .conftest import open_page, shown
+from .conftest import open_page, page_components, shown
 
 PAGE = "pages/merge_steps.py"
 TABS = {"learn": "🎬 Watch BPE learn", "replay": "🔁 Encode replay", "versus": "⚖️ BPE vs WordPiece",
@@ -27,7 +27,7 @@ TABS = {"learn": "🎬 Watch BPE learn", "replay": "🔁 Encode replay", "versus
 
 def trace(app) -> dict:
     """What the player was sent: the whole trace, plus the step it opens at."""
-    (player,) = app.get("bidi_component")
+    (player,) = page_components(app)
     data = json.loads(player.proto.json)
     return {**json.loads(data["trace"]), "step": data["step"]}
 
@@ -159,7 +159,7 @@ def test_gpt2_replay_of_tokenization_ends_in_tiktokens_ids(app):
     assert expected == [11241, 1634]
     assert any(f"Ids {expected}" in s.value and "tiktoken" in s.value for s in app.success)
     body = html(app)
-    assert "rank <b>11,241</b>" in body and "rank <b>256</b>" in body  # real rank numbers
+    assert "rank <b>11241</b>" in body and "rank <b>256</b>" in body  # real rank numbers, written as the ids they are
     app.text_input(key="ms_replay_text").set_value("你好").run()
     assert "&lt;E4 BD&gt;" in html(app)  # the bytes of 你, shown honestly
 
@@ -255,7 +255,7 @@ def test_empty_own_text_asks_for_a_corpus(app):
     open_page(app, PAGE)
     choose(app, "own")
     assert any("Type or paste a corpus" in i.value for i in app.info)
-    assert not app.get("bidi_component")
+    assert not page_components(app)
 
 
 def test_too_many_merges_says_the_bound_and_keeps_the_number(app):

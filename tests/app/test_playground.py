@@ -3,12 +3,15 @@ and the URL reopens the same view."""
 
 from __future__ import annotations
 
-import pytest
+import re
 
-from tests.shared import tiktoken_encoding
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.shared import tiktoken, tiktoken_encoding
 from tokenizer_core.samples import playground_presets, sample_text
 
-from .conftest import open_page, shown
+from .conftest import REPO, TIMEOUT_S, open_page, shown
 
 PAGE = "pages/playground.py"
 
@@ -231,3 +234,73 @@ def test_sentencepiece_panels_trained_here_and_mistral_7b_show_the_space_mark(ap
     html = "".join(h.proto.body for h in app.get("html"))
     marked = [p for p in own.encode(text, out_type=str) if p.startswith("▁") and len(p) > 1]
     assert len(marked) >= 4 and all(f">{p}<" in html for p in marked)  # each drawn as one box
+
+
+def marked_tokens(app, panel: int) -> set[int]:
+    """Indices of the tokens drawn with the disagreement outline in the `panel`-th token view."""
+    bodies = [h.proto.body for h in app.get("html") if 'class="tok' in h.proto.body]
+    return {int(i) for classes, i in re.findall(r'<span class="([^"]*)" data-i="(\d+)"', bodies[panel])
+            if "diff" in classes.split()}
+
+
+def test_disagreement_marks_and_their_pair_round_trip_through_the_link(app):
+    """Issue 23, item 3: the marks and the A/B pair are in the link, and a link reopens them;
+    the o200k panel is marked where GPT-2 cuts inside its tokens (the oracle's count)."""
+    from tests.core.measure.test_boundaries import oracle
+    from tokenizer_core.measure.boundaries import byte_spans
+
+    text = sample_text("chinese")
+    open_page(app, PAGE, {"text": text, "tok": "gpt2,cl100k_base,o200k_base", "diff": "1",
+                          "diff_a": "o200k_base", "diff_b": "cl100k_base"})
+    assert app.toggle(key="pg_diff").value is True
+    assert (app.selectbox(key="pg_diff_a").value, app.selectbox(key="pg_diff_b").value) == (
+        "o200k_base", "cl100k_base")
+    app.selectbox(key="pg_diff_b").set_value("gpt2").run()
+    link = {k: app.query_params[k] for k in app.query_params}
+    link = {k: v[-1] if isinstance(v, list) else v for k, v in link.items()}
+    assert (link["diff"], link["diff_a"], link["diff_b"]) == ("1", "o200k_base", "gpt2")
+
+    gpt2, o200k = tiktoken("gpt2").encode(text), tiktoken("o200k_base").encode(text)
+    expected = oracle(byte_spans(text, o200k), byte_spans(text, gpt2))
+    assert len(expected) > len(o200k) // 2  # far more than the 12 an ends-only check marks
+    assert marked_tokens(app, 2) == expected  # panels in order: gpt2, cl100k, o200k
+    assert not marked_tokens(app, 1)  # cl100k is neither A nor B
+
+    reopened = open_page(AppTest.from_file(str(REPO / "app.py"), default_timeout=TIMEOUT_S),
+                         PAGE, link)
+    assert reopened.toggle(key="pg_diff").value is True
+    assert (reopened.selectbox(key="pg_diff_a").value, reopened.selectbox(key="pg_diff_b").value) == (
+        "o200k_base", "gpt2")
+    assert marked_tokens(reopened, 2) == expected
+    assert marked_tokens(reopened, 0) == marked_tokens(app, 0) != set()
+
+
+def test_a_link_without_a_pair_marks_the_first_two_panels(app):
+    open_page(app, PAGE, {"text": "hello world 12345", "tok": "gpt2,cl100k_base,o200k_base",
+                          "diff": "1", "diff_a": "gpt5"})
+    assert (app.selectbox(key="pg_diff_a").value, app.selectbox(key="pg_diff_b").value) == (
+        "gpt2", "cl100k_base")
+    assert app.query_params["diff_a"] in ("gpt2", ["gpt2"])
+
+
+def test_chinese_words_are_counted_per_character_and_the_rule_is_said(app):
+    """Issue 23, item 11: the Chinese sample was "3 words" (words/token 0.02): a Chinese
+    character is a word here, and the caption says so."""
+    import unicodedata
+
+    text = sample_text("chinese")
+    han = sum(unicodedata.name(c, "").startswith("CJK UNIFIED") for c in text)
+    assert all(unicodedata.category(c)[0] in "PZC" for c in text
+               if not unicodedata.name(c, "").startswith("CJK UNIFIED"))  # the rest: punctuation
+    open_page(app, PAGE, {"text": text[:1_500], "tok": "gpt2"})
+    captions = [shown(c.value) for c in app.caption]
+    assert any(f"{han:,} words, counting each Chinese or Japanese character as a word" in c
+               for c in captions)
+    tokens = len(tiktoken_encoding("gpt2").encode_ordinary(text))
+    assert app.dataframe[0].value["words / token"].tolist() == [round(han / tokens, 2)]
+
+
+def test_thai_has_no_word_count_and_says_why(app):
+    open_page(app, PAGE, {"text": "สวัสดีครับ ยินดีที่ได้รู้จัก", "tok": "gpt2"})
+    assert any("no word count" in shown(c.value) for c in app.caption)
+    assert app.dataframe[0].value["words / token"].tolist() == ["n/a"]

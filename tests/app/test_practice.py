@@ -28,6 +28,13 @@ def open_tab(app, tab: str):
     return app
 
 
+def code_shown(app) -> str:
+    """The exercise's code as the page draws it (HTML, its text unescaped)."""
+    import html as html_module
+    body = next(h.proto.body for h in app.get("html") if 'class="prcode"' in h.proto.body)
+    return html_module.unescape(re.sub(r"<[^>]+>", "", body.split("</style>", 1)[1]))
+
+
 def metric(app, label: str) -> str:
     return next(m.value for m in app.metric if m.label == label)
 
@@ -38,7 +45,7 @@ def test_the_page_is_listed_and_opens_on_the_first_exercise(app):
     assert [t.label for t in app.tabs] == ["BPE trainer", "BPE encoder", "WordPiece score",
                                            "UTF-8 bytes", "Tiny tokenizer", "Random masking",
                                            "Guess the count"]
-    code = app.code[0].value
+    code = code_shown(app)
     assert "def count_pairs(" in code and "def textbook_train(" in code
     assert "__1__" in code and "__4__" in code and "pair_counts.get(pair, 0) + count" not in code
 
@@ -79,7 +86,7 @@ def test_hint_and_show_answer(app):
 
 def test_another_exercise_tab_quotes_its_own_code(app):
     open_tab(app, "UTF-8 bytes")
-    code = app.code[0].value
+    code = code_shown(app)
     assert "def byte_role(" in code and "class ByteToChar" in code
     app.text_input(key="pr_utf8_bytes_1").input("b <= 127").run()
     assert "Correct!" in [s.body for s in app.success]
@@ -196,7 +203,7 @@ def test_the_tiny_tokenizer_runs_on_the_page(app):
 
 def test_a_link_opens_an_exercise_tab_and_the_link_follows_the_tab(app):
     open_link(app, PAGE, {"pr_tab": "WordPiece score"})
-    assert "def pair_score(" in app.code[0].value
+    assert "def pair_score(" in code_shown(app)
     assert app.query_params["pr_tab"] == "WordPiece score"
     app.session_state["pr_tab"] = "Guess the count"
     app.run()
@@ -324,3 +331,19 @@ def test_a_guess_and_its_own_text_survive_a_visit_to_another_page(app):
     assert app.segmented_control(key="pr_source").value == "own"
     assert app.text_area(key="pr_own_text").value == "a text of my own"
     assert app.number_input(key="pr_guess").value == 7
+
+
+def test_the_guess_caption_states_the_rule_the_points_follow(app):
+    # read the rule from the caption the page shows, then score guesses on the page against it
+    open_tab(app, "Guess the count")
+    caption = next(shown(c.body) for c in app.caption if "exact count" in shown(c.body))
+    top = int(re.search(r"(\d+) points for the exact count", caption).group(1))
+    step = int(re.search(r"one point fewer for each (\d+)% off or part of it", caption).group(1))
+    text = guess_texts()[0].text
+    count = len(tiktoken_encoding("gpt2").encode_ordinary(text))
+    for off in (1, 2, -1, -(count // 3), count):  # 9 tokens: 11%, 22%, 11%, 33%, 100% off
+        app.number_input(key="pr_guess").set_value(count + off).run()
+        app.button(key="pr_reveal").click().run()
+        said = " ".join(s.body for s in [*app.success, *app.warning])
+        steps = -(-abs(off) * 100 // (count * step))  # 5% steps off, a part counting whole
+        assert re.search(rf": {max(0, top - steps)} points?\.", said), (off, count, said)

@@ -533,3 +533,69 @@ def test_a_grid_cell_names_the_piece_the_model_holds(app):
     names = [html_lib.unescape(n) for n in re.findall(r'<td class="real[^"]*" '
                                                        r'title="[^"]*">([^<]*)</td>', html(app))]
     assert names[:2] == ["The", "·the"], names
+
+
+def _long_own_text(app, text: str):
+    open_tab(app, "Long text")
+    app.radio(key="sq_w_source").set_value("Your own text").run()
+    app.text_area(key="sq_w_text").set_value(text).run()
+    app.number_input(key="sq_w_length").set_value(8192).run()
+
+
+def _bound_text() -> str:
+    from tokenizer_core.samples import article_text
+    from ui.sequences.limits import MAX_WINDOW_CHARS
+
+    article = article_text("cutting_text")
+    return (article * (MAX_WINDOW_CHARS // len(article) + 1))[:MAX_WINDOW_CHARS]
+
+
+def test_windows_at_the_bounds_count_what_a_plain_loop_counts(app):
+    """Issue 23: 100,000 characters in windows of 8,192 with as much overlap as the bound on the
+    number of windows allows; every number equals a plain loop over tiktoken's ids."""
+    from ui.sequences.limits import MAX_WINDOWS
+
+    text = _bound_text()
+    n = len(tiktoken_encoding("gpt2").encode_ordinary(text))
+    step = -(-(n - 8192) // (MAX_WINDOWS - 1))  # the smallest step that keeps to the bound
+    _long_own_text(app, text)
+    app.number_input(key="sq_w_stride").set_value(8192 - step).run()
+    assert not app.exception and not app.error
+    windows, start = [], 0  # the oracle: windows at 0, step, 2·step... until one ends at n
+    while True:
+        windows.append((start, min(start + 8192, n)))
+        if start + 8192 >= n:
+            break
+        start += step
+    reads = [0] * n
+    for a, b in windows:
+        for i in range(a, b):
+            reads[i] += 1
+    twice = sum(r >= 2 for r in reads) / n
+    assert len(windows) <= MAX_WINDOWS
+    line = next(m.value for m in app.markdown if "windows of at most" in m.value)
+    assert line == (f"**{len(windows):,} windows of at most 8,192 tokens, up to {8192 - step:,} "
+                    f"tokens overlap; {twice:.1%} of the {n:,} tokens are read twice or more.**")
+    assert any(f"In all the model reads {sum(reads):,} tokens: {sum(reads) / n:,.2f} times" in c.value
+               for c in app.caption)
+    assert len(next(d.value for d in app.dataframe if "ends at" in d.value.columns)) == len(windows)
+    # one token more of overlap is one window too many: a clear message, nothing drawn
+    app.number_input(key="sq_w_stride").set_value(8192 - step + 1).run()
+    assert app.error and f"the page cuts at most {MAX_WINDOWS:,}" in app.error[0].value
+    assert f"Make the step N−S at least {step:,} tokens" in app.error[0].value
+    assert 'class="sqbands"' not in html(app)
+
+
+@pytest.mark.parametrize("mode", ["sliding", "boundaries"])
+def test_the_old_documented_bounds_say_how_to_fit_instead_of_printing_absurd_shares(app, mode):
+    """Length 8,192 and stride 8,191 over 100,000 characters: 20,000-odd windows took 21 s and
+    printed "716759.3% read twice"; now sliding windows get a message naming the bound, and no
+    share above 100% shows (boundary windows jump to the paragraph breaks: fewer than 2,000)."""
+    _long_own_text(app, _bound_text())
+    app.radio(key="sq_w_mode").set_value(mode).run()
+    app.number_input(key="sq_w_stride").set_value(8191).run()
+    assert not app.exception
+    if mode == "sliding":
+        assert app.error and "the page cuts at most 2,000" in app.error[0].value
+    shares = [float(x) for m in app.markdown for x in re.findall(r"([\d.]+)% of the", m.value)]
+    assert all(share <= 100 for share in shares) and (shares or app.error)

@@ -46,4 +46,29 @@ def test_the_privacy_and_upload_settings_still_hold(tmp_path):
     assert options["server.headless"] is True
     assert options["browser.gatherUsageStats"] is False
     assert options["browser.serverAddress"] == "localhost"
-    assert options["server.maxUploadSize"] == 5
+    # The ceiling is the largest upload bound (issue 23 item 12: it was 5 MB while a
+    # tokenizer.json may have 20,000,000 bytes, and DeepSeek-V4's own 6.4 MB was refused).
+    largest = max(upload_bounds().values())
+    ceiling = options["server.maxUploadSize"] * 2**20  # Streamlit's MB
+    assert ceiling >= largest > ceiling - 2**20, (options["server.maxUploadSize"], largest)
+
+
+def upload_bounds() -> dict[str, int]:
+    """Every uploader's own bound in bytes, by its name in ui/*/limits.py."""
+    import importlib
+
+    bounds = {}
+    for path in sorted((REPO / "ui").glob("*/limits.py")):
+        module = importlib.import_module(f"ui.{path.parent.name}.limits")
+        for name, value in vars(module).items():
+            if name.startswith("MAX_") and name.endswith("_BYTES") and (
+                    "UPLOAD" in name or name in ("MAX_TOKENIZER_JSON_BYTES", "MAX_CORPUS_BYTES",
+                                                 "MAX_LESSON_FILE_BYTES")):
+                bounds[f"{path.parent.name}.{name}"] = value
+    return bounds
+
+
+def test_the_upload_bounds_are_all_found():
+    names = upload_bounds()
+    assert {"common.MAX_TOKENIZER_JSON_BYTES", "common.MAX_LESSON_FILE_BYTES",
+            "playground.MAX_UPLOAD_BYTES"} <= set(names)

@@ -22,7 +22,7 @@ from tokenizer_core.lessons.bpe_steps import build_lesson
 from ui.merge_steps.limits import MAX_TRACE_BYTES, TOP_CANDIDATES
 from ui.merge_steps.player import json_bytes, player_payload
 
-from .conftest import open_page, shown
+from .conftest import open_page, page_components, shown
 
 MERGE_STEPS = "pages/merge_steps.py"
 COMPRESSION = "pages/compression.py"
@@ -54,7 +54,7 @@ def test_merge_steps_refuses_a_huge_chunk_at_500_merges_saying_how_many_fit(app)
     assert "This corpus cannot be trained" in message
     assert f"the longest has {chunk:,} symbols" in message
     assert f"Ask for {MAX_HISTORY_SYMBOLS // chunk:,} merges or fewer" in message
-    assert not app.get("bidi_component")  # no player, no trace sent
+    assert not page_components(app)  # no player, no trace sent
     assert app.text_area(key="ms_text").value == text  # nothing the user typed is lost
 
 
@@ -62,7 +62,7 @@ def test_merge_steps_at_the_merges_that_fit_sends_a_bounded_trace_and_says_what_
     text = random_chinese(19_990)
     merges = MAX_HISTORY_SYMBOLS // len(text.encode("utf-8"))
     own_corpus(app, text, "byte", merges)
-    (player,) = app.get("bidi_component")
+    (player,) = page_components(app)
     sent = json.loads(player.proto.json)["trace"]
     assert len(sent.encode("utf-8")) <= MAX_TRACE_BYTES
     trace = json.loads(sent)

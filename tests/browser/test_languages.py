@@ -4,6 +4,7 @@ land in screenshots/ (git-ignored) for a person to look at."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser.conftest import LAPTOP, PageLog
@@ -229,3 +230,39 @@ def test_many_languages_heat_table_at_laptop_size(open_app, wait_for_app, screen
     page.get_by_text("Every tokenizer at a glance").scroll_into_view_if_needed()
     page.wait_for_timeout(300)
     screenshot("languages-laptop-headline")
+
+
+# Every ruler line within its box (no byte cut at the right edge), and no box's label on two
+# lines: a partial token's "<E4 BD>" broken after "<E4" reads as two tokens.
+RULER_FIT_JS = """() => {
+  const out = [];
+  for (const r of document.querySelectorAll('.ruler')) {
+    if (r.scrollWidth > r.clientWidth) out.push('ruler ' + r.scrollWidth + ' > ' + r.clientWidth);
+    for (const c of r.querySelectorAll('.rc')) {
+      const text = c.textContent;
+      if (!text.trim()) continue;
+      const range = document.createRange(); range.selectNodeContents(c);
+      const lines = new Set([...range.getClientRects()].map(q => Math.round(q.top)));
+      if (lines.size > 1) out.push('wraps: ' + text);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("present", [False, True], ids=["normal", "presentation"])
+@pytest.mark.parametrize("size", [LAPTOP, {"width": 1920, "height": 1080}],
+                         ids=["1280x720", "1920x1080"])
+def test_the_ruler_fits_its_box_and_no_label_wraps(open_app, wait_for_app, page, screenshot,
+                                                   size, present) -> None:
+    page.set_viewport_size(size)
+    page = _open(open_app, wait_for_app)
+    if present:
+        page.get_by_text("Presentation mode").click()
+        wait_for_app(page, page.locator(".ruler.big").first)
+    ruler = page.locator(".ruler").first
+    ruler.wait_for(state="visible")
+    assert page.locator(".ruler .tk.partial").count() > 0  # GPT-2 splits 你 and 👍🏽
+    ruler.scroll_into_view_if_needed()
+    screenshot(f"languages-ruler-{'presentation' if present else 'normal'}-{size['width']}")
+    assert page.evaluate(RULER_FIT_JS) == []

@@ -111,6 +111,7 @@ def test_presentation_mode_makes_type_bigger(open_app, wait_for_app, screenshot)
 def test_a_hostile_file_name_stays_text(open_app, wait_for_app, page_log):
     """A file name is user text too: Markdown in it must not become an image or a link."""
     page = open_app(expect="Playground")
+    wait_for_app(page, page.locator(".tokview").first)  # the first run done: nothing redraws the box
     page.get_by_text("Upload a .txt file").click()
     hostile = "![x](http://198.51.100.7/x.png)[click](javascript:alert(1)).txt"
     page.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(
@@ -148,3 +149,28 @@ def test_the_default_view_the_readme_shows(open_app, wait_for_app, screenshot):
     for other in (views.nth(1), views.nth(2)):
         other.locator(".tok.linked").first.wait_for()
     screenshot("readme-playground")
+
+
+def test_a_link_reopens_the_disagreement_marks_and_their_pair(open_app, wait_for_app, screenshot):
+    """Issue 23, item 3: the marks and the A/B pair ride in the link; both panels are marked
+    where the other cuts differently (o200k's too, where GPT-2 cuts inside its tokens)."""
+    from urllib.parse import quote
+
+    text = "周末的早晨，我带着女儿去公园散步。Tokens: 1234567 and  spaces."
+    from tests.browser.conftest import LAPTOP
+
+    page = open_app(f"?text={quote(text)}&tok=gpt2,o200k_base&diff=1&diff_a=o200k_base"
+                    "&diff_b=gpt2", expect="Playground")
+    page.set_viewport_size(LAPTOP)
+    wait_for_app(page, page.locator(".tokview .diff").first)
+    panels = page.locator(".tokview")
+    marked = [panels.nth(i).locator(".tok.diff").count() for i in range(2)]
+    assert all(n > 0 for n in marked), marked
+    assert "diff_a=o200k_base" in page.url and "diff_b=gpt2" in page.url and "diff=1" in page.url
+    page.locator(".tokview").first.scroll_into_view_if_needed()
+    screenshot("playground-marks")
+    page.get_by_text("Presentation mode").click()
+    wait_for_app(page, page.locator(".tokview.big .diff").first)
+    assert "present=1" in page.url and "diff_a=o200k_base" in page.url
+    page.locator(".tokview.big").nth(1).scroll_into_view_if_needed()
+    screenshot("playground-marks-presentation")

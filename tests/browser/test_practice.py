@@ -44,7 +44,7 @@ def _shot(screenshot, name: str) -> None:
 
 def test_a_typed_answer_is_marked_correct(open_app, wait_for_app, screenshot) -> None:
     page = _open(open_app, wait_for_app)
-    code = page.locator('[data-testid="stCode"]').first
+    code = page.locator(".prcode").first
     assert "__2__" in code.inner_text() and "def count_pairs" in code.inner_text()
     box = page.get_by_label("Blank 2", exact=True)
     box.fill("count + pair_counts.get( pair , 0 )")
@@ -67,7 +67,7 @@ def test_masking_seed_from_the_link_and_reshuffle(page, page_log, app_server, sc
     summary = page.locator("p", has_text="blanks possible")
     summary.wait_for()
     assert re.search(r"\d+ blanks possible, \d+ hidden · seed 1234", summary.inner_text())
-    assert "__1__" in page.locator('[data-testid="stCode"]').first.inner_text()
+    assert "__1__" in page.locator(".prcode").first.inner_text()
     _shot(screenshot, "practice-masking")
     page.get_by_role("button", name="Reshuffle").click()
     wait_for_app(page)

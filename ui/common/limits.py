@@ -1,6 +1,6 @@
 """Bounds of what several pages share: token panels, uploaded tokenizers, panels side by side.
 
-The README lists them (section "Bounds"); a test checks the two agree.
+docs/bounds.md lists them; a test checks the two agree.
 """
 
 MAX_RENDER_TOKENS = 2_000  # tokens drawn per panel; beyond, a note says how many are hidden

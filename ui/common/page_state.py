@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 
 import streamlit as st
 
+from ui.common.i18n import LANG_PARAM, LANGUAGES, SOURCE_LANGUAGE, _, current_language, translations
 from ui.common.lesson_file import Step
 from ui.common.query_params import LinkReader, keep_notes, read_link
 
@@ -66,10 +67,31 @@ def kept_tabs(labels: Sequence[str], key: str, first: str | None = None) -> Sequ
     return st.tabs(labels, key=key, on_change=remember)
 
 
+def kept_tabs_translated(labels: Sequence[str], key: str,
+                         first: str | None = None) -> tuple[Sequence, str]:
+    """`kept_tabs` whose names are shown in the session's language, and the open tab's English
+    name (what links, lesson files and the page's code read: the values stay English).
+
+    subtle: a tab's value is its shown name, so after a switch of language the kept name is
+    the other language's; it is carried over to this language's name before the tabs are drawn,
+    and the open tab stays open."""
+    english: dict[str, str] = {}
+    for language in LANGUAGES:
+        english |= {translations(language).gettext(label): label for label in labels}
+    shown = [_(label) for label in labels]
+    for state_key in (key, f"{key}_kept"):
+        value = st.session_state.get(state_key)
+        if value in english and value not in shown:
+            st.session_state[state_key] = _(english[value])
+    tabs = kept_tabs(shown, key, _(first) if first in labels else None)
+    return tabs, english.get(st.session_state[key], labels[0])
+
+
 def write_link(page: str, params: Mapping[str, object], *,
                whole: Mapping[str, str] | None = None) -> None:
     """Put this screen into the link: `params` (strings and whole numbers; None and anything
-    else is left out), and `?present=1` while presentation mode is on. `whole` holds values too
+    else is left out), `?present=1` while presentation mode is on and `?lang=zh` while the
+    interface is in Chinese. `whole` holds values too
     long for a link (a page's full text): they go only into the screen a lesson file saves.
 
     One write per run: each change of the link is an entry in the browser's history."""
@@ -80,4 +102,6 @@ def write_link(page: str, params: Mapping[str, object], *,
     screen.update(page=page, params={**shown, **(whole or {})})
     if st.session_state.get(PRESENTATION_KEY):
         shown[PRESENT_PARAM] = "1"
+    if current_language() != SOURCE_LANGUAGE:
+        shown[LANG_PARAM] = current_language()
     st.query_params.from_dict(shown)

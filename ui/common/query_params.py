@@ -19,8 +19,10 @@ from typing import TypeVar
 
 import streamlit as st
 
+from tokenizer_core.messages import N_, Refusal
+from ui.common.i18n import _, explain, number
 from ui.common.limits import MAX_LINK_CHOICE_CHARS, MAX_LINK_DIGITS
-from ui.common.safe_text import literal
+from ui.common.safe_text import literal, lone_surrogates, without_lone_surrogates
 
 T = TypeVar("T")
 
@@ -32,16 +34,19 @@ def parse_int(value: str, low: int, high: int, allowed: Collection[int] | None =
     """`value` as a whole number in [low, high] (and in `allowed`, if given); ValueError saying
     why not. The length is checked first, so 5,000 digits never reach `int()`."""
     if len(value) > MAX_LINK_DIGITS:
-        raise ValueError(f"it has {len(value):,} characters, and a number here has at most "
-                         f"{MAX_LINK_DIGITS}")
+        raise Refusal(N_("it has {count} characters, and a number here has at most {bound}"),
+                      count=len(value), bound=MAX_LINK_DIGITS)
     if not (value.isascii() and value.isdigit()):
-        raise ValueError("it is not a whole number written with the digits 0-9")
-    number = int(value)
-    if not low <= number <= high:
-        raise ValueError(f"it is outside {low:,} to {high:,}")
-    if allowed is not None and number not in allowed:
-        raise ValueError("it is not one of " + ", ".join(f"{n:,}" for n in sorted(allowed)))
-    return number
+        raise Refusal(N_("it is not a whole number written with the digits 0-9"))
+    whole = int(value)
+    if not low <= whole <= high:
+        raise Refusal(N_("it is outside {low} to {high}"), low=low, high=high)
+    if allowed is not None and whole not in allowed:
+        # subtle: a list of numbers, one value: grouped the English way in both languages
+        # (Chinese groups by thousands too).
+        raise Refusal(N_("it is not one of {choices}"),
+                      choices=", ".join(f"{n:,}" for n in sorted(allowed)))
+    return whole
 
 
 def parse_choice(value: str, choices: Mapping[str, T]) -> T:
@@ -50,15 +55,15 @@ def parse_choice(value: str, choices: Mapping[str, T]) -> T:
         return choices[value]
     names = list(dict.fromkeys(str(v) for v in choices.values()))
     if len(names) <= 6:
-        raise ValueError("it is not one of " + ", ".join(names))
-    raise ValueError("it is not one of this page's choices")
+        raise Refusal(N_("it is not one of {choices}"), choices=", ".join(names))
+    raise Refusal(N_("it is not one of this page's choices"))
 
 
 def parse_flag(value: str) -> bool:
     """`1` is on and `0` is off, as the pages write them."""
     if value in ("0", "1"):
         return value == "1"
-    raise ValueError("it is neither 1 (on) nor 0 (off)")
+    raise Refusal(N_("it is neither 1 (on) nor 0 (off)"))
 
 
 def quoted(value: str) -> str:
@@ -80,10 +85,24 @@ class LinkReader:
     params: Mapping[str, str]
     notes: list[str] = field(default_factory=list)
     whole_text: bool = False  # a lesson file's values: text is not cut at a link's length
+    replaced: dict[str, int] = field(default_factory=dict)  # name -> lone surrogates replaced
+
+    def __post_init__(self) -> None:
+        # subtle: a lesson file's JSON can hold half of a surrogate pair ("\\ud800"), which no
+        # page can send to the browser; a link cannot (the browser's URL encoding replaces it).
+        # U+FFFD takes each one's place; a text says so when read, any other value fails its
+        # check and says so anyway.
+        params = dict(self.params)
+        for name, value in params.items():
+            if count := lone_surrogates(value):
+                params[name] = without_lone_surrogates(value)
+                self.replaced[name] = count
+        self.params = params
 
     def _note(self, name: str, value: str, why: str, used: str) -> None:
-        self.notes.append(f"This link's `{name}` value “{literal(quoted(value))}” was not used: "
-                          f"{literal(why)}. Showing {literal(used)} instead.")
+        self.notes.append(_("This link's `{name}` value “{value}” was not used: {why}. Showing "
+                            "{used} instead.", name=name, value=literal(quoted(value)),
+                            why=literal(why), used=literal(used)))
 
     def _read(self, name: str, default: T, parse: Callable[[str], T], shown: str | None) -> T:
         value = self.params.get(name)
@@ -92,20 +111,20 @@ class LinkReader:
         try:
             return parse(value)
         except ValueError as why:
-            self._note(name, value, str(why), shown if shown is not None else str(default))
+            self._note(name, value, explain(why), shown if shown is not None else str(default))
             return default
 
     def read_int(self, name: str, default: int, *, low: int, high: int,
                  allowed: Collection[int] | None = None, shown: str | None = None) -> int:
         return self._read(name, default, lambda v: parse_int(v, low, high, allowed),
-                          shown if shown is not None else f"{default:,}")
+                          shown if shown is not None else number(default))
 
     def read_choice(self, name: str, choices: Mapping[str, T], default: T, *,
                     shown: str | None = None) -> T:
         return self._read(name, default, lambda v: parse_choice(v, choices), shown)
 
     def read_flag(self, name: str, default: bool = False) -> bool:
-        return self._read(name, default, parse_flag, "on" if default else "off")
+        return self._read(name, default, parse_flag, _("on") if default else _("off"))
 
     def read_names(self, name: str, allowed: Collection[str], default: Sequence[str], *,
                    limit: int) -> list[str]:
@@ -115,19 +134,23 @@ class LinkReader:
         if not value:
             return list(default)
         if len(value) > MAX_LINK_CHOICE_CHARS:
-            why = f"it has {len(value):,} characters, more than {limit} names take"
+            why = _("it has {count} characters, more than {limit} names take",
+                    count=number(len(value)), limit=number(limit))
             self._note(name, value, why, ", ".join(default))
             return list(default)
         names = [n for n in value.split(",") if n]
         unknown = [n for n in names if n not in allowed]
         known = list(dict.fromkeys(n for n in names if n in allowed))
-        if unknown:
-            self.notes.append(f"This link's `{name}` names “{literal(quoted(unknown[0]))}”"
-                              + (f" and {len(unknown) - 1} more" if len(unknown) > 1 else "")
-                              + ", which this page does not know: left out.")
+        if len(unknown) == 1:
+            self.notes.append(_("This link's `{name}` names “{first}”, which this page does not "
+                                "know: left out.", name=name, first=literal(quoted(unknown[0]))))
+        elif unknown:
+            self.notes.append(_("This link's `{name}` names “{first}” and {more} more, which this "
+                                "page does not know: left out.", name=name,
+                                first=literal(quoted(unknown[0])), more=number(len(unknown) - 1)))
         if len(known) > limit:
-            self.notes.append(f"This link's `{name}` names {len(known)}; the first {limit} "
-                              "are shown.")
+            self.notes.append(_("This link's `{name}` names {count}; the first {limit} are shown.",
+                                name=name, count=number(len(known)), limit=number(limit)))
         return known[:limit] or list(default)
 
     def read_text(self, name: str, default: str, *, max_chars: int,
@@ -139,9 +162,17 @@ class LinkReader:
             return default
         if self.whole_text and file_max_chars is not None:
             max_chars = file_max_chars
+        if count := self.replaced.get(name):
+            self.notes.append(
+                _("This link's `{name}` holds half of a UTF-16 surrogate pair, which no text can "
+                  "carry: U+FFFD (�) stands in its place.", name=name) if count == 1 else
+                _("This link's `{name}` holds {count} halves of UTF-16 surrogate pairs, which no "
+                  "text can carry: U+FFFD (�) stands in place of each.", name=name,
+                  count=number(count)))
         if len(value) > max_chars:
-            self.notes.append(f"This link's `{name}` has {len(value):,} characters; the first "
-                              f"{max_chars:,} are used.")
+            self.notes.append(_("This link's `{name}` has {count} characters; the first {bound} "
+                                "are used.", name=name, count=number(len(value)),
+                                bound=number(max_chars)))
         return value[:max_chars]
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$&=\"'%])")
 _AUTOLINK_PARTS = re.compile(r"(:)|(@)|(www)", re.IGNORECASE)
 WORD_JOINER = "\u2060"
@@ -29,3 +30,14 @@ def literal(text: str) -> str:
     """`text` made inert for Markdown: no links, images, emphasis or entities, just characters."""
     escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", text)
     return _AUTOLINK_PARTS.sub(_break_autolink, escaped)
+
+
+def lone_surrogates(text: str) -> int:
+    """How many halves of UTF-16 surrogate pairs `text` holds (a Python string from JSON's
+    `"\\ud800"` can; one from the browser cannot). No page can send such a string back."""
+    return len(_LONE_SURROGATE.findall(text))
+
+
+def without_lone_surrogates(text: str) -> str:
+    """`text` with U+FFFD in place of each lone surrogate (what a browser's TextEncoder does)."""
+    return _LONE_SURROGATE.sub("\ufffd", text)

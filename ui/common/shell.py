@@ -5,18 +5,24 @@ from __future__ import annotations
 import streamlit as st
 
 from tokenizer_core.render import TOKEN_CSS
+from ui.common.i18n import LANG_PARAM, SOURCE_LANGUAGE, _, current_language, language_ui
 from ui.common.lesson_plan import lesson_sidebar, open_pending
 from ui.common.page_state import PRESENT_PARAM, PRESENTATION_KEY
+from ui.common.unicode_guard import unicode_guard
 
 DEFAULT_PAGE = "playground"  # the router's default page: its url_path is "" (app.py)
 # Large type for the back of the room; and what large type would otherwise clip at 1280x720
-# (tests/browser/test_presentation.py): rows of tabs, segmented controls and button labels wrap
-# onto a second line instead of scrolling or ending in "…". High contrast: captions black.
+# (tests/browser/test_presentation.py): rows of tabs and segmented controls wrap onto a second
+# line instead of scrolling or ending in "…"; a button is as wide as its label, which never
+# breaks ("Che/ck" reads as two words from the back of the room). High contrast: captions
+# black, and fully opaque (Streamlit fades the caption's container to 60%, so a colour alone
+# stays grey).
 PRESENTATION_CSS = """
 html { font-size: 20px; }
 [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.1rem; }
 [data-testid="stMetricValue"], [data-testid="stMetricValue"] p { font-size: 2.6rem; }
 [data-testid="stMetricLabel"] p { font-size: 1.1rem; }
+[data-testid="stCaptionContainer"] { opacity: 1; }
 [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p { color: #222; }
 [data-testid="stMainBlockContainer"] { padding-top: 3.2rem; }
 [data-testid="stTabs"] [role="tablist"] { flex-wrap: wrap; row-gap: .3rem; }
@@ -25,6 +31,10 @@ html { font-size: 20px; }
 button [data-testid="stMarkdownContainer"], button [data-testid="stMarkdownContainer"] p,
 .stMarkdownEllipsis, .stMarkdownEllipsis p { white-space: normal; overflow: visible; text-overflow: clip; }
 [data-testid="stMetricValue"] .stMarkdownEllipsis, [data-testid="stMetricValue"] p { white-space: nowrap; }
+button [data-testid="stMarkdownContainer"] p { white-space: nowrap; word-break: keep-all; overflow-wrap: normal; }
+[data-testid="stButton"] button, [data-testid="stFormSubmitButton"] button, [data-testid="stDownloadButton"] button { min-width: max-content; padding-left: .45rem; padding-right: .45rem; }
+[data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] > [data-testid="stVerticalBlock"] > [data-testid="stElementContainer"]:only-child > [data-testid="stButton"]) { flex-wrap: wrap; row-gap: .4rem; }
+[data-testid="stColumn"]:has(> [data-testid="stVerticalBlock"] > [data-testid="stElementContainer"]:only-child > [data-testid="stButton"]) { min-width: max-content; }
 [data-testid="stSidebarNavLink"] { height: auto; min-height: 2rem; }
 [data-testid="stSidebarNavLink"] span[label] { white-space: normal; overflow: visible; text-overflow: clip; }
 .tokview { --tok-font: 1.55rem; }
@@ -75,24 +85,32 @@ def sidebar(page: str = DEFAULT_PAGE, title: str = "") -> None:
     _presentation_from_link()
     open_pending(page)
     with st.sidebar:
+        # Every page's text boxes, before any is used: a lone surrogate would otherwise close the
+        # websocket and lose the box's new text (the guard is one listener for the whole tab).
+        unicode_guard()
+        language_ui()
         st.toggle(
-            "Presentation mode",
+            _("Presentation mode"),
             key=PRESENTATION_KEY,
-            help="Large type and high contrast, for a projector at the back of a classroom. "
-                 "Key: P (when no text box has the cursor).",
+            help=_("Large type and high contrast, for a projector at the back of a classroom. "
+                   "Key: P (when no text box has the cursor)."),
         )
         with st.container(key="presentation_shortcut"):
-            st.button("Projector type (P)", key="presentation_key", shortcut="P",
+            st.button(_("Projector type (P)"), key="presentation_key", shortcut="P",
                       on_click=_flip_presentation)
         lesson_sidebar(page, title or page)
-        st.caption(
+        st.caption(_(
             "Tokenization Explorer shows how language models cut text into tokens. "
             "Everything runs on this machine: no text leaves it, nothing is downloaded."
-        )
+        ))
     # The link says so too, on pages that write no link of their own.
     if presentation_mode():
         st.query_params[PRESENT_PARAM] = "1"
     elif PRESENT_PARAM in st.query_params:
         del st.query_params[PRESENT_PARAM]
+    if current_language() != SOURCE_LANGUAGE:
+        st.query_params[LANG_PARAM] = current_language()
+    elif LANG_PARAM in st.query_params:
+        del st.query_params[LANG_PARAM]
     css = TOKEN_CSS + HIDDEN_SHORTCUT_CSS + (PRESENTATION_CSS if presentation_mode() else "")
     st.html(f"<style>{css}</style>")

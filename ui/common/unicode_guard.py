@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ui.common.i18n import N_
+
 REPLACEMENT = "\ufffd"
-REPLACEMENT_NOTE = (
+# A sentence of the catalog: pages show it as `_(REPLACEMENT_NOTE)`.
+REPLACEMENT_NOTE = N_(
     "The text holds U+FFFD (�), the replacement character: it stands where a character could "
     "not be read, such as half of a UTF-16 surrogate pair (the browser puts one in place of "
     "each). Tokenizers see it as an ordinary character, 3 UTF-8 bytes (EF BF BD)."
@@ -48,5 +51,6 @@ _component = st.components.v2.component("tokex_unicode_guard", js=_JS)
 
 
 def unicode_guard() -> None:
-    """Mount before the text boxes it guards are used (once per page run is enough)."""
+    """Mounted once per run by the shared sidebar (ui/common/shell.py), before any page draws its
+    boxes: call it nowhere else (a second call in one run would repeat its key)."""
     _component(key="tokex_unicode_guard")

@@ -16,6 +16,8 @@ from typing import Callable
 
 import streamlit as st
 
+from tokenizer_core.messages import N_, Refusal
+from ui.common.i18n import _, explain
 from ui.common.safe_text import literal
 
 Decode = Callable[[bytes, str], str]  # (file's bytes, file's name) -> text, or ValueError
@@ -29,30 +31,31 @@ def decode_text(
     max_bytes: int,
     kept: str,
     max_chars: int | None = None,
-    takes: str = "this takes",
+    takes: str | None = None,
 ) -> str:
-    """The file's text (a UTF-8 byte-order mark dropped), or ValueError saying why not.
+    """The file's text (a UTF-8 byte-order mark dropped), or a Refusal saying why not.
 
     `kept`: what stays as it was ("the text in the box is unchanged"); `takes`: who has the
-    character bound ("the Playground tokenizes").
+    character bound ("the Playground tokenizes"). Both are phrases of the sentence, so a page
+    passes them in the session's language (`_()`).
     """
     if len(data) > max_bytes:
-        raise ValueError(
-            f"{filename} is {len(data):,} bytes; uploads here are bounded at {max_bytes:,} bytes. "
-            f"Upload a shorter part; {kept}."
-        )
+        raise Refusal(N_("{file} is {size} bytes; uploads here are bounded at {bound} bytes. "
+                         "Upload a shorter part; {kept}."),
+                      file=filename, size=len(data), bound=max_bytes, kept=kept)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise ValueError(
-            f"{filename} is not UTF-8 text (byte 0x{data[error.start]:02X} at offset "
-            f"{error.start}). Save it as UTF-8 and upload it again; {kept}."
-        ) from None
+        # The byte and its offset are figures of the file, not counts: shown as written here.
+        raise Refusal(N_("{file} is not UTF-8 text (byte {byte} at offset {offset}). Save it as "
+                         "UTF-8 and upload it again; {kept}."),
+                      file=filename, byte=f"0x{data[error.start]:02X}", offset=str(error.start),
+                      kept=kept) from None
     if max_chars is not None and len(text) > max_chars:
-        raise ValueError(
-            f"{filename} has {len(text):,} characters; {takes} up to {max_chars:,}. "
-            f"Upload a shorter part; {kept}."
-        )
+        raise Refusal(N_("{file} has {count} characters; {takes} up to {bound}. Upload a shorter "
+                         "part; {kept}."), file=filename, count=len(text),
+                      takes=takes if takes is not None else _("this takes"), bound=max_chars,
+                      kept=kept)
     return text
 
 
@@ -66,21 +69,26 @@ def _take_upload(prefix: str, decode: Decode, use: Use) -> None:
     try:
         text = decode(upload.getvalue(), upload.name)
     except ValueError as error:
-        st.session_state[f"{prefix}_upload_error"] = str(error)
+        st.session_state[f"{prefix}_upload_error"] = explain(error)  # said in the session's language
         return
     use(text, upload.name)
 
 
 def text_upload_ui(
-    prefix: str, decode: Decode, use: Use, *, title: str = "Upload a .txt file",
-    label: str = "UTF-8 text",
+    prefix: str, decode: Decode, use: Use, *, title: str | None = None,
+    label: str | None = None,
 ) -> None:
     """An expander holding a .txt uploader (key `{prefix}_upload`) and, under it, why the last
-    file was refused. `decode` reads the file (bounds, UTF-8); `use` takes the text."""
-    with st.expander(title):
-        st.file_uploader(label, type=["txt"], key=f"{prefix}_upload",
+    file was refused. `decode` reads the file (bounds, UTF-8); `use` takes the text. `title` and
+    `label` are in the session's language (the defaults are translated here)."""
+    error = st.session_state.get(f"{prefix}_upload_error")
+    # subtle: keyed, so the box keeps its identity (and stays open) when what is drawn above it
+    # changes between runs; and open while a refusal waits, so the reason is never hidden
+    with st.expander(title if title is not None else _("Upload a .txt file"),
+                     expanded=bool(error), key=f"{prefix}_upload_box"):
+        st.file_uploader(label if label is not None else _("UTF-8 text"), type=["txt"],
+                         key=f"{prefix}_upload",
                          on_change=_take_upload, args=(prefix, decode, use))
-        error = st.session_state.get(f"{prefix}_upload_error")
         if error:
             st.error(literal(error), icon="⚠️")  # it names the user's file
 
@@ -97,6 +105,6 @@ def apply_upload(prefix: str, read: Callable[[bytes, str], object]) -> None:
     try:
         found = read(upload.getvalue(), upload.name)
     except ValueError as error:
-        st.session_state[f"{prefix}_error"] = str(error)
+        st.session_state[f"{prefix}_error"] = explain(error)
         return
     st.session_state[f"{prefix}_custom"] = (upload.name, found)

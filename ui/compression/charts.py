@@ -1,8 +1,11 @@
 """Chart builders for the Compression page: pure functions from a DataFrame to a plotly Figure.
 
-Colour names the corpus, line style and marker shape name the tokenizer family, so a line reads
-the same on a black-and-white projector; reference tokenizers are big markers at their vocab
-sizes, in the legend of every corpus and named on the chart once. No two families share a shape.
+Colour names the corpus, line style and marker shape name the tokenizer, so a line reads the same
+on a black-and-white projector. The legend says each once: one entry per corpus (its colour) and
+one per tokenizer (its shape and line, in grey), not one per corpus and tokenizer (with four
+corpora that was 52 entries); a tokenizer's entry shows or hides it in every corpus. Reference
+tokenizers are big markers at their vocab sizes, each named once on the chart, beside its highest
+marker with an arrow, where the name meets no other name or marker (labels.py).
 Plotly reads a little HTML in names and hover text (`<a href>`, `<b>`), so a corpus name, which
 may be an uploaded file's name, goes through render.escape first.
 """
@@ -16,27 +19,34 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from tokenizer_core.render import escape
-from ui.compression.frames import FAMILY_LABELS, METRICS, OURS, UNK_VISIBLE
+from ui.common.i18n import _, number
+from ui.compression.frames import (
+    FAMILY_NAMES,
+    METRICS,
+    OURS,
+    UNK_VISIBLE,
+    family_label,
+    metric_name,
+)
+from ui.compression.labels import Frame, Point, place_labels
 
 DASH = {OURS: "solid", "bpe_bytes": "dash", "bpe": "longdash", "wordpiece": "dot",
         "unigram": "dashdot", "sp_unigram": "dashdot", "sp_bpe": "dash"}
 HF_SYMBOL = {"bpe_bytes": "circle-open", "bpe": "triangle-up", "wordpiece": "square",
              "unigram": "diamond", "sp_unigram": "diamond-open", "sp_bpe": "triangle-down-open"}
 # Shapes none of HF_SYMBOL uses (and not the [UNK] warning's x): the shape alone names the model.
-# One per stored.REFERENCE_TOKENIZERS (a test checks that every one has its own).
+# One per stored.REFERENCE_TOKENIZERS (a test checks that every one has its own). BERT's is a
+# crossed circle: a six-pointed star beside o200k's five-pointed one read as the same marker.
 REF_SYMBOL = {"gpt2": "pentagon", "cl100k_base": "hourglass", "o200k_base": "star",
               "llama3": "cross", "qwen2.5": "star-triangle-up", "mistral-nemo": "bowtie",
               "mistral-7b": "star-diamond", "deepseek-v4": "star-square",
-              "bert-base-uncased": "hexagram"}
-# The names drawn on the chart. Llama 3, DeepSeek, Mistral Nemo (128k to 131k) and Qwen (152k)
-# sit between cl100k and o200k, closer than a name is wide: their shapes, the legend and the
-# hover name them, and the chart names only the markers with room around them.
+              "bert-base-uncased": "circle-x"}
+# The names written on the chart, short enough to fit beside a marker.
 REF_SHORT = {"gpt2": "GPT-2", "cl100k_base": "cl100k", "o200k_base": "o200k",
-             "mistral-7b": "Mistral 7B"}
-# cl100k and o200k often compress alike, side by side: cl100k is named on its left and o200k
-# above, so the names never collide, and o200k's never runs off the plot into the legend.
-REF_TEXT_SIDE = {"gpt2": "middle left", "cl100k_base": "middle left", "o200k_base": "top center",
-                 "mistral-7b": "middle left"}
+             "llama3": "Llama 3", "qwen2.5": "Qwen 2.5", "mistral-nemo": "Nemo",
+             "mistral-7b": "Mistral 7B", "deepseek-v4": "DeepSeek", "bert-base-uncased": "BERT"}
+KEY_COLOR = "#555555"  # the tokenizer entries of the legend: shape and line, no corpus colour
+TRAIN = "ours, training part"  # the legend group of our dotted line on the training part
 TICKS = [256, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000, 128_000, 256_000]
 FALLBACK_COLOR = "#444444"
 FONT = "Inter, 'Source Sans Pro', 'DejaVu Sans', sans-serif"
@@ -47,17 +57,45 @@ def _tick_text(value: int) -> str:
 
 
 def _hover(metric: str, with_merges: bool) -> str:
-    unit = METRICS[metric].lower()
-    merges = "<br>%{customdata[1]:,} merges" if with_merges else ""
-    return (
-        "<b>%{customdata[0]}</b><br>vocab %{x:,}" + merges
-        + f"<br>%{{y:.2f}} {unit}<br>%{{customdata[2]:,}} tokens<extra></extra>"
-    )
+    """Plotly's hover template in the session's language: the sentences come from the catalog,
+    plotly's own %{...} fields go in as their values (so a translation may move them)."""
+    lines = ["<b>%{customdata[0]}</b>", _("vocab {vocab}", vocab="%{x:,}")]
+    if with_merges:
+        lines.append(_("{merges} merges", merges="%{customdata[1]:,}"))
+    lines.append(_("{measure}: {value}", measure=metric_name(metric), value="%{y:.2f}"))
+    lines.append(_("{count} tokens", count="%{customdata[2]:,}"))
+    return "<br>".join(lines) + "<extra></extra>"
 
 
 def _custom(part: pd.DataFrame, name: str) -> list[list[object]]:
     merges = part["merges"].fillna(0).astype(int)
     return [[name, m, t] for m, t in zip(merges, part["tokens"])]
+
+
+def _group(family: str, kind: str) -> str:
+    """The legend group of a series: its tokenizer (our training-part line apart)."""
+    return TRAIN if kind == "train" else family
+
+
+def _series(family: str, kind: str, color: str, big: bool) -> dict:
+    """How a series looks, in `color`: a reference's marker, a line, or an HF line of markers."""
+    width = 5 if big else 4
+    if kind == "reference":
+        return dict(mode="markers", marker=dict(
+            symbol=REF_SYMBOL.get(family, "x"), size=22 if big else 17, color=color,
+            line=dict(width=1.5, color="#222")))
+    if kind == "train":
+        return dict(mode="lines", line=dict(color=color, width=2, dash="dot"))
+    if family == OURS:
+        return dict(mode="lines", line=dict(color=color, width=width))
+    return dict(mode="lines+markers",
+                line=dict(color=color, width=width - 1.5, dash=DASH.get(family, "dash")),
+                marker=dict(symbol=HF_SYMBOL.get(family, "circle"), size=12 if big else 10,
+                            color=color, line=dict(width=1.5, color=color)))
+
+
+def _label(family: str, kind: str) -> str:
+    return _("Ours, on its training part") if kind == "train" else family_label(family)
 
 
 def curve_figure(
@@ -72,59 +110,59 @@ def curve_figure(
     if metric not in METRICS:
         raise ValueError(f"unknown measure {metric!r}; choose one of {', '.join(METRICS)}")
     data = frame.dropna(subset=[metric])
-    labelled = _topmost_references(data, metric)
     fig = go.Figure()
-    width = 5 if big else 4
+    corpora: dict[str, tuple[str, str]] = {}  # key -> (escaped name, colour), in order
+    series: dict[str, tuple[str, str]] = {}  # legend group -> (family, kind), in order
     for corpus_key, corpus_part in data.groupby("corpus_key", sort=False):
         color = colors.get(str(corpus_key), FALLBACK_COLOR)
         corpus = escape(str(corpus_part["corpus"].iloc[0]))  # an upload's file name: user text
-        for (family, kind), part in sorted(corpus_part.groupby(["family", "kind"], sort=False),
-                                           key=_legend_order):
+        corpora[str(corpus_key)] = (corpus, color)
+        groups = sorted(((str(f), str(k)), part) for (f, k), part
+                        in corpus_part.groupby(["family", "kind"], sort=False))
+        # drawn in the legend's order: lines first, so the reference markers sit on top
+        for (family, kind), part in sorted(groups, key=lambda g: _legend_order(("", g[0]))):
             part = part.sort_values("vocab_size")
-            label = FAMILY_LABELS.get(str(family), str(family))
-            common = dict(
-                x=part["vocab_size"], y=part[metric], legendgroup=corpus,
-                legendgrouptitle_text=corpus, customdata=_custom(part, f"{corpus} · {label}"),
-            )
-            if kind == "reference":
-                short = REF_SHORT.get(str(family), "")  # "": named by legend and hover only
-                text = [short if i in labelled else "" for i in part.index]
-                fig.add_trace(go.Scatter(  # in the legend of its corpus, named once on the chart
-                    **common, name=label, mode="markers+text", text=text,
-                    textposition=REF_TEXT_SIDE.get(str(family), "middle left"), cliponaxis=False,
-                    textfont=dict(size=20 if big else 15, color=color),
-                    marker=dict(symbol=REF_SYMBOL.get(str(family), "x"), size=22 if big else 17,
-                                color=color, line=dict(width=1.5, color="#222")),
-                    hovertemplate=_hover(metric, False),
-                ))
-            elif kind == "train":
-                fig.add_trace(go.Scatter(
-                    **common, name="Ours, on its training part", mode="lines",
-                    line=dict(color=color, width=2, dash="dot"), opacity=0.7,
-                    hovertemplate=_hover(metric, True),
-                ))
-            elif family == OURS:
-                fig.add_trace(go.Scatter(
-                    **common, name=label, mode="lines", line=dict(color=color, width=width),
-                    hovertemplate=_hover(metric, True),
-                ))
-            else:
-                fig.add_trace(go.Scatter(
-                    **common, name=label, mode="lines+markers",
-                    line=dict(color=color, width=width - 1.5, dash=DASH.get(str(family), "dash")),
-                    marker=dict(symbol=HF_SYMBOL.get(str(family), "circle"), size=12 if big else 10,
-                                color=color, line=dict(width=1.5, color=color)),
-                    hovertemplate=_hover(metric, False),
-                ))
+            label = _label(family, kind)
+            series.setdefault(_group(family, kind), (family, kind))
+            fig.add_trace(go.Scatter(  # named in the legend by the keys below, once
+                x=part["vocab_size"], y=part[metric], name=label, showlegend=False,
+                legendgroup=_group(family, kind), customdata=_custom(part, f"{corpus} · {label}"),
+                hovertemplate=_hover(metric, kind != "reference" and family == OURS),
+                opacity=0.7 if kind == "train" else None, cliponaxis=False,
+                **_series(family, kind, color, big),
+            ))
+    _legend_keys(fig, corpora, series, big)
     _unk_marks(fig, data, metric, big)
     _layout(fig, data, metric, mark_vocab, big)
     return fig
 
 
-def _legend_order(group: tuple[tuple, pd.DataFrame]) -> int:
-    """Within a corpus: our lines first, then the HF lines, then the reference tokenizers."""
-    (family, kind), _ = group
-    return 0 if family == OURS else 2 if kind == "reference" else 1
+def _legend_order(item: tuple[str, tuple[str, str]]) -> int:
+    """Our lines first, then the HF lines, then the reference tokenizers (in the store's order)."""
+    _group_name, (family, kind) = item
+    if family == OURS:
+        return 0 if kind != "train" else 1
+    if kind == "reference":
+        return 100 + list(REF_SYMBOL).index(family) if family in REF_SYMBOL else 200
+    return 10 + list(FAMILY_NAMES).index(family) if family in FAMILY_NAMES else 50
+
+
+def _legend_keys(fig: go.Figure, corpora: dict[str, tuple[str, str]],
+                 series: dict[str, tuple[str, str]], big: bool) -> None:
+    """The legend: one entry per corpus (its colour), then one per tokenizer (its shape and line,
+    in grey), each in its tokenizer's group, so a click shows or hides it in every corpus."""
+    for n, (corpus, color) in enumerate(corpora.values()):
+        fig.add_trace(go.Scatter(
+            x=[None], y=[None], name=corpus, mode="lines", legendgroup=f"corpus {n}",
+            line=dict(color=color, width=8), hoverinfo="skip",
+            legendgrouptitle_text=_("Corpus (colour)") if n == 0 else None,
+        ))
+    for n, (group, (family, kind)) in enumerate(sorted(series.items(), key=_legend_order)):
+        fig.add_trace(go.Scatter(
+            x=[None], y=[None], name=_label(family, kind), legendgroup=group, hoverinfo="skip",
+            legendgrouptitle_text=_("Tokenizer (shape, line)") if n == 0 else None,
+            **_series(family, kind, KEY_COLOR, big),
+        ))
 
 
 def _topmost_references(data: pd.DataFrame, metric: str) -> set:
@@ -139,16 +177,45 @@ def _unk_marks(fig: go.Figure, data: pd.DataFrame, metric: str, big: bool) -> No
     flagged = data[data["hidden_in_unk"] >= UNK_VISIBLE]
     if flagged.empty:
         return
-    names = [f"{escape(str(corpus))} · {FAMILY_LABELS.get(family, family)}"
+    names = [f"{escape(str(corpus))} · {family_label(family)}"
              for corpus, family in zip(flagged["corpus"], flagged["family"])]
     fig.add_trace(go.Scatter(
-        x=flagged["vocab_size"], y=flagged[metric], mode="markers", name="hides text in [UNK]",
-        legendgroup="unk", legendgrouptitle_text="Warning",
+        x=flagged["vocab_size"], y=flagged[metric], mode="markers", name=_("hides text in [UNK]"),
+        legendgroup="unk", legendgrouptitle_text=_("Warning"),
         marker=dict(symbol="x-thin", size=26 if big else 20, line=dict(width=3, color="#8a0000")),
         customdata=[[n, h] for n, h in zip(names, flagged["hidden_in_unk"])],
-        hovertemplate="<b>%{customdata[0]}</b><br>vocab %{x:,}<br>"
-        "%{customdata[1]:.0%} of the characters hidden in [UNK]<extra></extra>",
+        hovertemplate="<br>".join([
+            "<b>%{customdata[0]}</b>", _("vocab {vocab}", vocab="%{x:,}"),
+            _("{share} of the characters hidden in [UNK]", share="%{customdata[1]:.0%}"),
+        ]) + "<extra></extra>",
     ))
+
+
+MARGIN = dict(l=10, r=10, t=40, b=10)
+AXIS_PX = 70  # the x axis's ticks and title, under the plot area
+
+
+def _reference_labels(fig: go.Figure, data: pd.DataFrame, metric: str, low_log: float,
+                      high_log: float, height: int, big: bool) -> None:
+    """Each reference tokenizer's name beside its highest marker, with an arrow, placed where it
+    meets no other name and no marker (labels.py)."""
+    references = data[data["kind"] == "reference"]
+    if references.empty:
+        return
+    named = _topmost_references(data, metric)
+    points = [Point(REF_SHORT.get(str(f), str(f)) if i in named else "", math.log10(v), y)
+              for i, f, v, y in zip(references.index, references["family"],
+                                    references["vocab_size"], references[metric])]
+    font_px, marker_px = (20, 22) if big else (15, 17)
+    plot = Frame(low_log, high_log, y_max=float(data[metric].max()) * 1.06,
+                 height_px=height - MARGIN["t"] - MARGIN["b"] - AXIS_PX)
+    for i, (dx, dy) in place_labels(points, plot, font_px, marker_px).items():
+        fig.add_annotation(
+            x=points[i].log_x, y=points[i].y, text=points[i].name, ax=dx, ay=dy,
+            showarrow=True, arrowhead=0, arrowwidth=1.2, arrowcolor="#444",
+            standoff=marker_px / 2, font=dict(size=font_px, color="#111"),
+            bgcolor="rgba(255, 255, 255, 0.85)", name="reference label",
+        )
 
 
 def _layout(fig: go.Figure, data: pd.DataFrame, metric: str, mark: int | None, big: bool) -> None:
@@ -159,33 +226,36 @@ def _layout(fig: go.Figure, data: pd.DataFrame, metric: str, mark: int | None, b
         room = 1.8 if big else 1.6  # o200k's big star at 200k
     low_log, high_log = math.log10(200), math.log10(top * room)
     ticks = [t for t in TICKS if t <= top * room]
-    # Tall enough that the legend (one group per corpus) never needs its own scroll bar.
+    # Tall enough that the legend (a few entries and three titles) never needs a scroll bar.
     shown = [t for t in fig.data if t.showlegend is not False]
-    rows = len(shown) + len({t.legendgroup for t in shown})
+    rows = len(shown) + 3
+    height = max(680 if big else 560, rows * (base + 10) + 140)
     fig.update_layout(
         template="plotly_white",
-        height=max(680 if big else 560, rows * (base + 12) + 140),
-        margin=dict(l=10, r=10, t=40, b=10),
+        height=height,
+        margin=MARGIN,
         font=dict(family=FONT, size=base, color="#111"),
         hoverlabel=dict(font_size=base),
-        legend=dict(font=dict(size=base - 2), groupclick="toggleitem", tracegroupgap=14,
+        legend=dict(font=dict(size=base - 2), groupclick="togglegroup", tracegroupgap=2,
                     itemwidth=40, grouptitlefont=dict(size=base, color="#111")),
         xaxis=dict(
-            type="log", range=[low_log, high_log], title="Vocabulary size (log scale)",
+            type="log", range=[low_log, high_log], title=_("Vocabulary size (log scale)"),
             tickvals=ticks, ticktext=[_tick_text(t) for t in ticks], showgrid=True,
             gridcolor="#e3e3e3", zeroline=False, linecolor="#888", ticks="outside",
         ),
         yaxis=dict(
-            title=METRICS[metric] + (" (lower is better)" if metric == "tokens_per_word" else ""),
+            title=_("{measure} (lower is better)", measure=metric_name(metric))
+            if metric == "tokens_per_word" else metric_name(metric),
             rangemode="tozero", gridcolor="#e3e3e3", zeroline=True, zerolinecolor="#888",
             linecolor="#888", ticks="outside",
         ),
     )
+    _reference_labels(fig, data, metric, low_log, high_log, height, big)
     if mark is not None:
         fig.add_vline(x=mark, line=dict(color="#555", width=2, dash="dot"))
         # subtle: on a log axis an annotation's x is log10 of the value (add_vline's own
         # annotation would land at 10^1000), so it is placed by hand.
         fig.add_annotation(
             x=math.log10(mark), y=1, yref="paper", yanchor="bottom", showarrow=False,
-            text=f"compared at {mark:,}", font=dict(size=base - 2, color="#333"),
+            text=_("compared at {vocab}", vocab=number(mark)), font=dict(size=base - 2, color="#333"),
         )

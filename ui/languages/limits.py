@@ -7,7 +7,9 @@ live with its parser, tokenizer_core/samples.py, and are quoted in the page's me
 MAX_RULER_INPUT_CHARS = 2_000  # characters the byte ruler's box accepts (all are tokenized)
 MAX_URL_TEXT_CHARS = 500  # the ruler's text kept in a link (a lesson file keeps it all)
 MAX_RULER_CHARS = 120  # characters drawn in the byte ruler; counts still cover the whole text
-RULER_BYTES_PER_LINE = 24  # byte columns per ruler line (a 1,600-pixel screen)
+# Byte columns per ruler line: 20 fit the 820-pixel column of a 1280-pixel laptop with room for a
+# one-byte partial token's "<A0>" (24 made the lines 846 pixels wide and cut the last byte).
+RULER_BYTES_PER_LINE = 20
 RULER_BYTES_PER_LINE_BIG = 12  # the same in presentation mode (large type; fits 1280x720)
 MAX_PARALLEL_UPLOAD_BYTES = 2_000_000  # an uploaded parallel .tsv, before parsing
 MAX_PAGE_TOKENIZERS = 5  # tokenizers compared at once (of nine; headline and heat table: all)

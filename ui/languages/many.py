@@ -21,6 +21,8 @@ from tokenizer_core.samples import (
     multilingual_set,
     parse_multilingual,
 )
+from ui.common.charts import show_chart
+from ui.common.i18n import N_, _, explain, number
 from ui.common.safe_text import literal
 from ui.common.shell import presentation_mode
 from ui.common.tables import csv_download
@@ -33,17 +35,19 @@ from ui.languages.tables import language_frame, language_table
 
 BUILT_IN_SOURCE = "data/parallel/multi.tsv"
 LANGUAGE_NAMES = {  # codes a header may use, as a class reads them; others show as the code
-    "en": "English", "zh": "Chinese", "ja": "Japanese", "ko": "Korean", "ar": "Arabic",
-    "hi": "Hindi", "ru": "Russian", "es": "Spanish", "fr": "French", "de": "German",
-    "pt": "Portuguese", "it": "Italian", "tr": "Turkish", "vi": "Vietnamese", "th": "Thai",
-    "he": "Hebrew", "el": "Greek", "fa": "Persian", "bn": "Bengali", "sw": "Swahili",
+    "en": N_("English"), "zh": N_("Chinese"), "ja": N_("Japanese"), "ko": N_("Korean"),
+    "ar": N_("Arabic"), "hi": N_("Hindi"), "ru": N_("Russian"), "es": N_("Spanish"),
+    "fr": N_("French"), "de": N_("German"), "pt": N_("Portuguese"), "it": N_("Italian"),
+    "tr": N_("Turkish"), "vi": N_("Vietnamese"), "th": N_("Thai"), "he": N_("Hebrew"),
+    "el": N_("Greek"), "fa": N_("Persian"), "bn": N_("Bengali"), "sw": N_("Swahili"),
 }  # fmt: skip
 
 
 def language_name(code: str) -> str:
-    """`Chinese (zh)`; a code this page has no name for stays as typed."""
+    """`Chinese (zh)` (in the session's language); a code this page has no name for stays as
+    typed."""
     known = LANGUAGE_NAMES.get(code.split("-")[0].lower())
-    return f"{known} ({code})" if known else code
+    return f"{_(known)} ({code})" if known else code
 
 
 def read_language_upload(content: bytes, filename: str) -> ParallelSet:
@@ -66,7 +70,7 @@ def current_set() -> tuple[str, ParallelSet]:
 def language_results(parallel: ParallelSet) -> dict[str, LanguagePremiums]:
     """Premiums by tokenizer label (UTF-8 bytes first) for every tokenizer the page has."""
     texts = [t for row in parallel.rows for t in row.texts]
-    counts_for(data.NAMES, texts, f"{len(texts):,} texts")
+    counts_for(data.NAMES, texts, _("{count} texts", count=number(len(texts))))
     key = data.digest([f"{r.line}\t" + "\t".join(r.texts) for r in parallel.rows]
                       + ["\t".join(parallel.languages)])
     return _language_results(key, parallel)
@@ -83,47 +87,47 @@ def _language_results(key: str, _parallel: ParallelSet) -> dict[str, LanguagePre
 
 
 def _upload_ui(source: str, parallel: ParallelSet) -> None:
-    with st.expander("Use your own many-language file (.tsv)"):
-        st.markdown(
+    with st.expander(_("Use your own many-language file (.tsv)")):
+        st.markdown(_(
             "UTF-8 text, first line the language codes separated by tabs (`en<TAB>zh<TAB>ja`, "
             "codes such as `pt-BR` or `zh-Hant` too; the first is the base), then one row per "
             "line, the same meaning in each language. Lines starting with `#` are comments. "
-            f"Bounds: {MAX_PARALLEL_LANGUAGES} languages, {MAX_PARALLEL_CHARS:,} characters, "
-            f"{MAX_PARALLEL_PAIRS:,} rows, {MAX_FIELD_CHARS:,} characters a text."
-        )
-        st.file_uploader("Many-language file", type=["tsv", "txt"], key="lg_multi_upload",
+            "Bounds: {languages} languages, {chars} characters, {rows} rows, {field} characters "
+            "a text.", languages=number(MAX_PARALLEL_LANGUAGES), chars=number(MAX_PARALLEL_CHARS),
+            rows=number(MAX_PARALLEL_PAIRS), field=number(MAX_FIELD_CHARS)))
+        st.file_uploader(_("Many-language file"), type=["tsv", "txt"], key="lg_multi_upload",
                          on_change=_apply_upload)
     error = st.session_state.get("lg_multi_error")
     if error:
-        st.error(f"{literal(error)}  \nStill using {literal(source)}.", icon="⚠️")
-    st.caption(
-        f"Rows: **{literal(source)}**, {len(parallel.rows):,} rows in "
-        f"{len(parallel.languages)} languages. Each text is tokenized on its own; every "
-        "tokenizer the page has is shown, not only the ones picked above."
-    )
+        st.error(_("{error}  \nStill using {source}.", error=literal(error),
+                   source=literal(source)), icon="⚠️")
+    st.caption(_(
+        "Rows: **{source}**, {rows} rows in {languages} languages. Each text is tokenized on its "
+        "own; every tokenizer the page has is shown, not only the ones picked above.",
+        source=literal(source), rows=number(len(parallel.rows)),
+        languages=number(len(parallel.languages))))
 
 
 def many_section() -> None:
-    st.markdown(
+    st.markdown(_(
         "The same meaning in several languages, and what each tokenizer charges for it. "
         "**1×** costs what the base language costs; **red** is costlier, **blue** cheaper. The "
-        f"**{data.BYTES_LABEL}** column is the floor every byte-level tokenizer starts from."
-    )
+        "**{bytes}** column is the floor every byte-level tokenizer starts from.",
+        bytes=data.shown(data.BYTES_LABEL)))
     source, parallel = current_set()
     _upload_ui(source, parallel)
     try:
         results = language_results(parallel)
     except ValueError as error:  # a text that counts zero tokens
-        st.error(literal(str(error)), icon="⚠️")
+        st.error(literal(explain(error)), icon="⚠️")
         return
     base = language_name(parallel.languages[0])
     names_by_code = {c: language_name(c) for c in parallel.languages}
-    st.plotly_chart(language_heat_chart(language_frame(results, names_by_code),
-                                        presentation_mode()),
-                    key="lg_chart_languages", theme=None)
-    st.caption(f"Base: **{literal(base)}**. Each cell: all tokens of that language over all "
-               "tokens of the base, on the same rows (the ratio of totals).")
+    show_chart(language_heat_chart(language_frame(results, names_by_code), presentation_mode()),
+               key="lg_chart_languages", theme=None)
+    st.caption(_("Base: **{base}**. Each cell: all tokens of that language over all tokens of "
+                 "the base, on the same rows (the ratio of totals).", base=literal(base)))
     table: pd.DataFrame = language_table(results, names_by_code)
     st.dataframe(table, hide_index=True, width="stretch")
-    csv_download(st, "Download this table (CSV)", table, "language_premiums.csv",
+    csv_download(st, _("Download this table (CSV)"), table, "language_premiums.csv",
                  key="lg_csv_languages")

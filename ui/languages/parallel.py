@@ -23,6 +23,8 @@ from tokenizer_core.samples import (
     parse_parallel,
 )
 from ui.common import catalog
+from ui.common.charts import show_chart
+from ui.common.i18n import _, number
 from ui.common.safe_text import literal
 from ui.common.shell import presentation_mode
 from ui.common.tables import csv_download
@@ -38,6 +40,7 @@ from ui.languages.tables import (
     premium_frame,
     premium_table,
     rates_frame,
+    shown_pair_table,
 )
 
 BUILT_IN_SOURCE = "data/parallel/en_zh.tsv"
@@ -73,7 +76,7 @@ class PairResults:
 def pair_results(names: Sequence[str], pairs: Sequence[ParallelPair]) -> PairResults:
     """Count (with a status while counting, see counting.py), then the premiums and frames."""
     sentences = [s for p in pairs for s in (p.en, p.zh)]
-    counts_for(names, sentences, f"{len(sentences):,} sentences")
+    counts_for(names, sentences, _("{count} sentences", count=number(len(sentences))))
     key = data.digest([f"{p.line}\t{p.en}\t{p.zh}" for p in pairs])  # line numbers are shown
     return _pair_results(tuple(names), key, pairs)
 
@@ -92,25 +95,27 @@ def _pair_results(
 
 
 def _upload_ui(source: str, n_pairs: int) -> None:
-    with st.expander("Use your own parallel file (.tsv)"):
-        st.markdown(
+    with st.expander(_("Use your own parallel file (.tsv)")):
+        st.markdown(_(
             "UTF-8 text, first line `en<TAB>zh`, then one pair per line: the English sentence, "
             "a tab, the Chinese sentence. Lines starting with `#` are comments. Bounds: "
-            f"{MAX_PARALLEL_CHARS:,} characters, {MAX_PARALLEL_PAIRS:,} pairs, "
-            f"{MAX_FIELD_CHARS:,} characters a sentence."
-        )
-        st.file_uploader("Parallel file", type=["tsv", "txt"], key="lg_parallel_upload",
+            "{chars} characters, {pairs} pairs, {field} characters a sentence.",
+            chars=number(MAX_PARALLEL_CHARS), pairs=number(MAX_PARALLEL_PAIRS),
+            field=number(MAX_FIELD_CHARS)))
+        st.file_uploader(_("Parallel file"), type=["tsv", "txt"], key="lg_parallel_upload",
                          on_change=_apply_upload)
     error = st.session_state.get("lg_parallel_error")
     if error:
-        st.error(f"{literal(error)}  \nStill using {literal(source)}.", icon="⚠️")
-    st.caption(f"Pairs: **{literal(source)}**, {n_pairs:,} pairs. Each sentence is "
-               "tokenized on its own; special-token strings count as plain text.")
+        st.error(_("{error}  \nStill using {source}.", error=literal(error),
+                   source=literal(source)), icon="⚠️")
+    st.caption(_("Pairs: **{source}**, {count} pairs. Each sentence is tokenized on its own; "
+                 "special-token strings count as plain text.", source=literal(source),
+                 count=number(n_pairs)))
 
 
 def parallel_section(names: Sequence[str]) -> None:
     headline_section()
-    st.subheader("The picked tokenizers, pair by pair")
+    st.subheader(_("The picked tokenizers, pair by pair"))
     source, pairs = current_pairs()
     _upload_ui(source, len(pairs))
     big = presentation_mode()
@@ -118,36 +123,36 @@ def parallel_section(names: Sequence[str]) -> None:
     results = found.premiums
     base = results[data.BYTES_LABEL]
     cols = st.columns(4)
-    cols[0].metric("English characters", f"{base.en.characters:,}")
-    cols[1].metric("Chinese characters", f"{base.zh.characters:,}")
-    cols[2].metric("English bytes per character", f"{base.en.bytes_per_char:.2f}")
-    cols[3].metric("Chinese bytes per character", f"{base.zh.bytes_per_char:.2f}")
+    cols[0].metric(_("English characters"), number(base.en.characters))
+    cols[1].metric(_("Chinese characters"), number(base.zh.characters))
+    cols[2].metric(_("English bytes per character"), number(base.en.bytes_per_char, 2))
+    cols[3].metric(_("Chinese bytes per character"), number(base.zh.bytes_per_char, 2))
 
-    st.plotly_chart(premium_chart(premium_frame(results), big), key="lg_chart_premium",
-                    theme=None)
-    st.caption(
+    show_chart(premium_chart(premium_frame(results), big), key="lg_chart_premium",
+               theme=None)
+    st.caption(_(
         "**Ratio of totals**: all Chinese tokens / all English tokens (what the whole file "
         "costs). **Median per pair**: the middle of each pair's own ratio (a typical sentence). "
-        f"{data.BYTES_LABEL} is the start of every byte-level tokenizer: each byte one token."
-    )
-    st.plotly_chart(tokens_per_char_chart(rates_frame(results), big), key="lg_chart_rates",
-                    theme=None)
-    trained_on = {data.label(n): data.TRAINED_ON[n] for n in names}
-    trained_on[data.BYTES_LABEL] = "nothing: the 256 byte tokens, no merges"
+        "{bytes} is the start of every byte-level tokenizer: each byte one token.",
+        bytes=data.shown(data.BYTES_LABEL)))
+    show_chart(tokens_per_char_chart(rates_frame(results), big), key="lg_chart_rates",
+               theme=None)
+    trained_on = {data.label(n): data.trained_on(n) for n in names}
+    trained_on[data.BYTES_LABEL] = _("nothing: the 256 byte tokens, no merges")
     vocab = {data.label(n): catalog.load(n).vocab_size for n in names} | {data.BYTES_LABEL: 256}
     table = premium_table(results, vocab, trained_on)
+    hidden = {_(c) for c in ("EN characters", "ZH characters", "EN bytes", "ZH bytes")}
     st.dataframe(
         table, hide_index=True, width="stretch",
-        column_order=[c for c in table.columns if not c.endswith((" characters", " bytes"))],
+        column_order=[c for c in table.columns if c not in hidden],
         column_config={c: st.column_config.NumberColumn(format="localized")
-                       for c in ("vocab size", "EN tokens", "ZH tokens")},
+                       for c in (_("vocab size"), _("EN tokens"), _("ZH tokens"))},
     )  # fmt: skip
     left, right = st.columns(2)
-    csv_download(left, "Download this table (CSV)", table, "premium.csv", key="lg_csv_premium")
-    per_pair = found.per_pair
-    csv_download(right, "Download every pair (CSV)", per_pair, "premium_pairs.csv",
+    csv_download(left, _("Download this table (CSV)"), table, "premium.csv", key="lg_csv_premium")
+    per_pair = shown_pair_table(found.per_pair)
+    csv_download(right, _("Download every pair (CSV)"), per_pair, "premium_pairs.csv",
                  key="lg_csv_pairs")
-    with st.expander("Every pair"):
-        st.plotly_chart(pair_ratio_chart(found.dots, big),
-                        key="lg_chart_pairs", theme=None)
+    with st.expander(_("Every pair")):
+        show_chart(pair_ratio_chart(found.dots, big), key="lg_chart_pairs", theme=None)
         st.dataframe(per_pair, hide_index=True, width="stretch", height=360)

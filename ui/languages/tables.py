@@ -1,7 +1,10 @@
 """The Languages page's tables: pandas frames built from core results (pure, no Streamlit).
 
 Frames for the charts are long (one row per tokenizer and language); frames for people are
-wide (one row per tokenizer) and are what the CSV downloads hold.
+wide (one row per tokenizer) and are what the CSV downloads hold. Headers and words in cells are
+in the session's language (ui.common.i18n); tokenizer names stay as they are, and the frames
+made inside a cache shared by sessions (pair_table, pair_ratio_frame) stay English, translated
+where they are shown (shown_pair_table, the chart's hover).
 """
 
 from __future__ import annotations
@@ -14,11 +17,13 @@ from tokenizer_core.measure.language_costs import LanguagePremiums, Premium, str
 from tokenizer_core.measure.vocab_growth import GrowthCurve
 from tokenizer_core.render import escape
 from tokenizer_core.samples import EmojiEntry, ParallelPair
+from ui.common.i18n import N_, _, number
+from ui.languages.data import shown
 from ui.languages.limits import MAX_PAIR_HOVER_CHARS
 
 CATEGORY_LABELS = {
-    "single": "single emoji", "skin_tone": "skin tone", "zwj_family": "ZWJ family",
-    "zwj": "other ZWJ", "flag": "flag", "tag_flag": "tag flag", "keycap": "keycap",
+    "single": N_("single emoji"), "skin_tone": N_("skin tone"), "zwj_family": N_("ZWJ family"),
+    "zwj": N_("other ZWJ"), "flag": N_("flag"), "tag_flag": N_("tag flag"), "keycap": N_("keycap"),
 }  # fmt: skip
 
 
@@ -33,9 +38,9 @@ def rates_frame(premiums: Mapping[str, Premium]) -> pd.DataFrame:
     bytes_per_token."""
     records = []
     for name, result in premiums.items():
-        for language, side in (("English", result.en), ("Chinese", result.zh)):
+        for language, side in ((_("English"), result.en), (_("Chinese"), result.zh)):
             records.append({
-                "tokenizer": name, "language": language, "tokens": side.tokens,
+                "tokenizer": shown(name), "language": language, "tokens": side.tokens,
                 "characters": side.characters, "utf8_bytes": side.utf8_bytes,
                 "tokens_per_char": side.tokens_per_char, "bytes_per_token": side.bytes_per_token,
             })  # fmt: skip
@@ -45,7 +50,7 @@ def rates_frame(premiums: Mapping[str, Premium]) -> pd.DataFrame:
 def premium_frame(premiums: Mapping[str, Premium]) -> pd.DataFrame:
     """Chart frame: tokenizer, ratio_of_totals, median_ratio."""
     return pd.DataFrame({
-        "tokenizer": list(premiums),
+        "tokenizer": [shown(n) for n in premiums],
         "ratio_of_totals": [p.total_ratio for p in premiums.values()],
         "median_ratio": [p.median_ratio for p in premiums.values()],
     })  # fmt: skip
@@ -58,20 +63,21 @@ def premium_table(
     rows = []
     for name, p in premiums.items():
         rows.append({
-            "tokenizer": name,
-            "vocab size": vocab.get(name),
-            "premium: ratio of totals": round(p.total_ratio, 3),
-            "premium: median per pair": round(p.median_ratio, 3),
-            "EN tokens": p.en.tokens,
-            "ZH tokens": p.zh.tokens,
-            "EN tokens/char": round(p.en.tokens_per_char, 3),
-            "ZH tokens/char": round(p.zh.tokens_per_char, 3),
-            "EN bytes/token": round(p.en.bytes_per_token, 2),
-            "ZH bytes/token": round(p.zh.bytes_per_token, 2),
-            "pairs costlier in ZH": f"{p.pairs_costlier_in_zh} of {len(p.pairs)}",
-            "EN characters": p.en.characters, "ZH characters": p.zh.characters,
-            "EN bytes": p.en.utf8_bytes, "ZH bytes": p.zh.utf8_bytes,
-            "trained on": trained_on.get(name, ""),
+            _("tokenizer"): shown(name),
+            _("vocab size"): vocab.get(name),
+            _("premium: ratio of totals"): round(p.total_ratio, 3),
+            _("premium: median per pair"): round(p.median_ratio, 3),
+            _("EN tokens"): p.en.tokens,
+            _("ZH tokens"): p.zh.tokens,
+            _("EN tokens/char"): round(p.en.tokens_per_char, 3),
+            _("ZH tokens/char"): round(p.zh.tokens_per_char, 3),
+            _("EN bytes/token"): round(p.en.bytes_per_token, 2),
+            _("ZH bytes/token"): round(p.zh.bytes_per_token, 2),
+            _("pairs costlier in ZH"): _("{count} of {total}", count=number(p.pairs_costlier_in_zh),
+                                         total=number(len(p.pairs))),
+            _("EN characters"): p.en.characters, _("ZH characters"): p.zh.characters,
+            _("EN bytes"): p.en.utf8_bytes, _("ZH bytes"): p.zh.utf8_bytes,
+            _("trained on"): trained_on.get(name, ""),
         })  # fmt: skip
     return pd.DataFrame.from_records(rows)
 
@@ -79,17 +85,17 @@ def premium_table(
 def pair_ratio_frame(
     premiums: Mapping[str, Premium], pairs: Sequence[ParallelPair]
 ) -> pd.DataFrame:
-    """Long, for the per-pair chart: tokenizer, line, ratio, hover (escaped)."""
+    """Long, for the per-pair chart: tokenizer, line, ratio, en_tokens, zh_tokens, hover (the
+    two sentences, escaped). English labels: the chart says the words in the reader's language."""
     by_line = {p.line: p for p in pairs}
     records = []
     for name, result in premiums.items():
         for cost in result.pairs:
             pair = by_line[cost.line]
-            hover = (f"line {cost.line}: {cost.en_tokens} → {cost.zh_tokens} tokens<br>"
-                     f"{_short(pair.en)}<br>{_short(pair.zh)}")
-            records.append(
-                {"tokenizer": name, "line": cost.line, "ratio": cost.ratio, "hover": hover}
-            )
+            hover = f"{_short(pair.en)}<br>{_short(pair.zh)}"
+            records.append({"tokenizer": name, "line": cost.line, "ratio": cost.ratio,
+                            "en_tokens": cost.en_tokens, "zh_tokens": cost.zh_tokens,
+                            "hover": hover})
     return pd.DataFrame.from_records(records)
 
 
@@ -106,27 +112,43 @@ def pair_table(premiums: Mapping[str, Premium], pairs: Sequence[ParallelPair]) -
     return frame
 
 
+def shown_pair_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """pair_table's headers in the session's language (the frame itself is kept in a cache
+    shared by sessions, in English)."""
+    fixed = {c: _(c) for c in (N_("line"), N_("EN chars"), N_("ZH chars"))}
+    per_tokenizer = {"EN": N_("{name}: EN"), "ZH": N_("{name}: ZH"), "ratio": N_("{name}: ratio")}
+    renamed = {}
+    for column in frame.columns:
+        name, _sep, part = column.rpartition(": ")
+        if column in fixed:
+            renamed[column] = fixed[column]
+        elif part in per_tokenizer:
+            renamed[column] = _(per_tokenizer[part], name=shown(name))
+    return frame.rename(columns=renamed)
+
+
 def emoji_table(entries: Sequence[EmojiEntry], tokens: Mapping[str, Sequence[int]]) -> pd.DataFrame:
     """One row per emoji: kind, name, the emoji, code points, bytes, tokens per tokenizer."""
     costs = [string_cost(e.emoji) for e in entries]
     frame = pd.DataFrame({
-        "kind": [CATEGORY_LABELS.get(e.category, e.category) for e in entries],
-        "name": [e.name for e in entries],
-        "emoji": [e.emoji for e in entries],
-        "code points": [" ".join(c.code_points) for c in costs],
-        "# code points": [c.n_code_points for c in costs],
-        "UTF-8 bytes": [c.n_bytes for c in costs],
-        "bytes (hex)": [" ".join(c.utf8_hex) for c in costs],
+        _("kind"): [_(CATEGORY_LABELS.get(e.category, e.category)) for e in entries],
+        _("name"): [e.name for e in entries],
+        "emoji": [e.emoji for e in entries],  # the column's key (page: its width), header below
+        _("code points"): [" ".join(c.code_points) for c in costs],
+        _("# code points"): [c.n_code_points for c in costs],
+        _("UTF-8 bytes"): [c.n_bytes for c in costs],
+        _("bytes (hex)"): [" ".join(c.utf8_hex) for c in costs],
     })  # fmt: skip
     for name, counts in tokens.items():
-        frame[name] = list(counts)
+        frame[shown(name)] = list(counts)
     return frame
 
 
 def emoji_chart_frame(table: pd.DataFrame, names: Sequence[str]) -> pd.DataFrame:
     """Long, for the emoji chart: category, series, value (means per kind)."""
-    series = {"code points": "# code points", "UTF-8 bytes": "UTF-8 bytes", **{n: n for n in names}}
-    means = table.groupby("kind", sort=False)[list(series.values())].mean()
+    series = {_("code points"): _("# code points"), _("UTF-8 bytes"): _("UTF-8 bytes"),
+              **{shown(n): shown(n) for n in names}}
+    means = table.groupby(_("kind"), sort=False)[list(series.values())].mean()
     records = [
         {"category": kind, "series": label, "value": float(means.loc[kind, column])}
         for label, column in series.items() for kind in means.index
@@ -141,17 +163,17 @@ def grow_frame(curve: GrowthCurve) -> pd.DataFrame:
         "added": range(n),
         "vocab_size": [curve.vocab_size(k) for k in range(n)],
         "tokens": list(curve.tokens),
-        "character": ["(none: bytes only)"]
-        + [escape(f"{c} ({k:,}×)") for c, k in zip(curve.added, curve.train_counts)],
+        "character": [_("(none: bytes only)")]
+        + [escape(f"{c} ({number(k)}×)") for c, k in zip(curve.added, curve.train_counts)],
     })  # fmt: skip
 
 
 def added_frame(curve: GrowthCurve, n: int) -> pd.DataFrame:
     """The first n characters added, with their training counts and held-out savings order."""
     return pd.DataFrame({
-        "rank": range(1, n + 1), "character": list(curve.added[:n]),
-        "count in training text": list(curve.train_counts[:n]),
-        "code point": [f"U+{ord(c):04X}" for c in curve.added[:n]],
+        _("rank"): range(1, n + 1), _("character"): list(curve.added[:n]),
+        _("count in training text"): list(curve.train_counts[:n]),
+        _("code point"): [f"U+{ord(c):04X}" for c in curve.added[:n]],
     })  # fmt: skip
 
 
@@ -161,7 +183,7 @@ def headline_frame(
     """One row per tokenizer (short label): premium (Chinese over English, ratio of totals) and
     emoji (mean tokens per emoji of the catalogue)."""
     return pd.DataFrame({
-        "tokenizer": list(premiums),
+        "tokenizer": [shown(n) for n in premiums],
         "premium": [p.total_ratio for p in premiums.values()],
         "emoji": [sum(emoji_tokens[n]) / len(emoji_tokens[n]) for n in premiums],
     })  # fmt: skip
@@ -173,7 +195,7 @@ def language_frame(results: Mapping[str, LanguagePremiums], names: Mapping[str, 
     records = []
     for tokenizer, result in results.items():
         for code, ratio in list(result.ratios().items())[1:]:
-            records.append({"language": names.get(code, code), "tokenizer": tokenizer,
+            records.append({"language": names.get(code, code), "tokenizer": shown(tokenizer),
                             "premium": ratio})
     return pd.DataFrame.from_records(records)
 
@@ -183,11 +205,11 @@ def language_table(results: Mapping[str, LanguagePremiums], names: Mapping[str, 
     (what the page shows and the CSV holds)."""
     first = next(iter(results.values()))
     frame = pd.DataFrame({
-        "language": [names.get(c, c) for c in first.languages],
-        "code": list(first.languages),
-        "characters": [t.characters for t in first.totals],
-        "UTF-8 bytes": [t.utf8_bytes for t in first.totals],
+        _("language"): [names.get(c, c) for c in first.languages],
+        _("code"): list(first.languages),
+        _("characters"): [t.characters for t in first.totals],
+        _("UTF-8 bytes"): [t.utf8_bytes for t in first.totals],
     })  # fmt: skip
     for tokenizer, result in results.items():
-        frame[tokenizer] = [round(r, 3) for r in result.ratios().values()]
+        frame[shown(tokenizer)] = [round(r, 3) for r in result.ratios().values()]
     return frame

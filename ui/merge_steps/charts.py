@@ -17,6 +17,7 @@ from plotly.subplots import make_subplots
 
 from tokenizer_core.lessons.narration import score_formula
 from tokenizer_core.render import escape
+from ui.common.i18n import _, number
 
 WIN, TIE, OTHER = "#1b7f3b", "#c46a00", "#8a93a6"
 ACCENT = "#d33f49"
@@ -34,35 +35,37 @@ def overview_figure(frame: pd.DataFrame, big: bool = False) -> go.Figure:
     No marker for the current step: the figure depends on the training only, so the page builds
     it once (building a plotly figure costs more than the rest of a step change).
     """
-    titles = ("Count of the pair merged<br><sub>striped: it won a tie</sub>",
-              "Vocabulary and corpus size")
+    titles = (_("Count of the pair merged") + "<br><sub>" + _("striped: it won a tie") + "</sub>",
+              _("Vocabulary and corpus size"))
     # the gap holds the right chart's tick labels and axis title clear of the left chart
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.16, subplot_titles=titles,
                         specs=[[{}, {"secondary_y": True}]])
     merged = frame[frame["step"] > 0]
     tied = merged["ties"].fillna(1) > 1
     fig.add_trace(go.Bar(
-        x=merged["step"], y=merged["count"], name="count", showlegend=False,
+        x=merged["step"], y=merged["count"], name=_("count"), showlegend=False,
         marker=dict(color=[TIE if t else WIN for t in tied],
                     pattern=dict(shape=["/" if t else "" for t in tied])),
         customdata=[[escape(p), t] for p, t in zip(merged["pair"], merged["ties"].fillna(1))],
-        hovertemplate="merge %{x}: %{customdata[0]}<br>count %{y}<br>%{customdata[1]} tied"
-        "<extra></extra>",
+        hovertemplate=_("merge {x}: {pair}<br>count {y}<br>{ties} tied", x="%{x}",
+                        pair="%{customdata[0]}", y="%{y}", ties="%{customdata[1]}")
+        + "<extra></extra>",
     ), row=1, col=1)
     fig.add_trace(go.Scatter(
-        x=frame["step"], y=frame["vocab size"], name="vocabulary size", mode="lines+markers",
+        x=frame["step"], y=frame["vocab size"], name=_("vocabulary size"), mode="lines+markers",
         line=dict(color=ACCENT, width=3),
-        hovertemplate="step %{x}: %{y:,} in the vocabulary<extra></extra>",
+        hovertemplate=_("step {x}: {y} in the vocabulary", x="%{x}", y="%{y:,}")
+        + "<extra></extra>",
     ), row=1, col=2)
     fig.add_trace(go.Scatter(
-        x=frame["step"], y=frame["corpus tokens"], name="corpus length (tokens)", mode="lines",
+        x=frame["step"], y=frame["corpus tokens"], name=_("corpus length (tokens)"), mode="lines",
         line=dict(color="#333", width=2, dash="dot"),
-        hovertemplate="step %{x}: %{y:,} tokens<extra></extra>",
+        hovertemplate=_("step {x}: {y} tokens", x="%{x}", y="%{y:,}") + "<extra></extra>",
     ), row=1, col=2, secondary_y=True)
-    fig.update_xaxes(title_text="merge", row=1, col=1)
-    fig.update_xaxes(title_text="step", row=1, col=2)
-    fig.update_yaxes(title_text="vocabulary size", row=1, col=2, secondary_y=False)
-    fig.update_yaxes(title_text="corpus tokens", row=1, col=2, secondary_y=True, showgrid=False,
+    fig.update_xaxes(title_text=_("merge"), row=1, col=1)
+    fig.update_xaxes(title_text=_("step"), row=1, col=2)
+    fig.update_yaxes(title_text=_("vocabulary size"), row=1, col=2, secondary_y=False)
+    fig.update_yaxes(title_text=_("corpus tokens"), row=1, col=2, secondary_y=True, showgrid=False,
                      tickformat=",d")
     fig.update_yaxes(tickformat=",d", row=1, col=1)
     fig.update_layout(height=360 if big else 310, margin=dict(l=10, r=10, t=50, b=10),
@@ -75,20 +78,21 @@ def prefix_figure(frame: pd.DataFrame, k: int, big: bool = False) -> go.Figure:
     """Token count of the text against the number of merges used, `k` marked."""
     fig = go.Figure(go.Scatter(
         x=frame["merges used"], y=frame["tokens"], mode="lines", line=dict(color=ACCENT, width=3),
-        hovertemplate="first %{x} merges: %{y:,} tokens<extra></extra>", name="tokens",
+        hovertemplate=_("first {x} merges: {y} tokens", x="%{x}", y="%{y:,}") + "<extra></extra>",
+        name="tokens",
     ))
     at = frame[frame["merges used"] == k]
     if len(at):
         fig.add_trace(go.Scatter(
             x=at["merges used"], y=at["tokens"], mode="markers+text", name="now",
             marker=dict(size=16, color="#111", line=dict(color="#ffd400", width=3)),
-            text=[f"{int(at['tokens'].iloc[0]):,} tokens"],
+            text=[_("{n} tokens", n=number(int(at['tokens'].iloc[0])))],
             textposition="top left" if k > frame["merges used"].max() / 2 else "top right",
             hoverinfo="skip",
         ))
     fig.update_layout(
         height=320 if big else 280, margin=dict(l=10, r=10, t=30, b=10), font=_font(big),
-        showlegend=False, xaxis_title="merges used (the first k)", yaxis_title="tokens",
+        showlegend=False, xaxis_title=_("merges used (the first k)"), yaxis_title="tokens",
     )
     return fig
 
@@ -106,7 +110,7 @@ def _bars(part: pd.DataFrame, rule: str, score: str) -> go.Bar:
     star = ["  ★" if f == 2 else "" for f in part["flag"]]
     rows = zip(part["count"], part["count_a"], part["count_b"], part["score"], part["total"], star)
     if rule == "BPE":  # the count decides; the parts' counts are there to compare with WordPiece
-        text = [f"{c:,}{w}   (a {a:,}, b {b:,})" for c, a, b, _, _, w in rows]
+        text = [f"{c:,}{w}   (a {a:,}, b {b:,})" for c, a, b, _s, _n, w in rows]
     else:
         text = [f"{score_formula(score, c, a, b, n, compact=True)} = {s:.3g}{w}"
                 for c, a, b, s, n, w in rows]
@@ -117,7 +121,8 @@ def _bars(part: pd.DataFrame, rule: str, score: str) -> go.Bar:
         customdata=[[escape(p), c, a, b] for p, c, a, b in
                     zip(part["pair"], part["count"], part["count_a"], part["count_b"])],
         hovertemplate="%{customdata[0]}<br>count(ab) %{customdata[1]}<br>count(a) %{customdata[2]}"
-        "<br>count(b) %{customdata[3]}<br>score %{x:.4g}<extra>" + rule + "</extra>",
+        "<br>count(b) %{customdata[3]}<br>" + _("score {x}", x="%{x:.4g}") + "<extra>" + rule
+        + "</extra>",
     )
 
 
@@ -140,13 +145,14 @@ def _frame_layout(step_part: pd.DataFrame, step: int, first_difference: int | No
             tickvals=list(part["position"]), ticktext=[escape(p) for p in part["pair"]],
             range=[rows - 0.5, -0.5],
         )
-        titles.append(escape(part["pair"].iloc[0]) if len(part) else "(stopped)")
+        titles.append(escape(part["pair"].iloc[0]) if len(part) else _("(stopped)"))
     differs = titles[0] != titles[1]
     if first_difference is not None and step == first_difference + 1:
-        mark = "  ⚑ first difference"
+        mark = _("⚑ first difference")
     else:
-        mark = "  (they differ)" if differs else "  (same pair)"
-    text = f"Step {step}: BPE merges {titles[0]}, WordPiece merges {titles[1]}{mark}"
+        mark = _("(they differ)") if differs else _("(same pair)")
+    text = _("Step {step}: BPE merges {bpe}, WordPiece merges {wordpiece}", step=step,
+             bpe=titles[0], wordpiece=titles[1]) + "  " + mark
     layout["title"] = dict(text=text)
     return layout
 
@@ -159,7 +165,8 @@ def race_figure(frame: pd.DataFrame, first_difference: int | None, score: str = 
     rows = int(frame["position"].max()) + 1 if len(frame) else 1
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.16, column_widths=[0.42, 0.58],
                         subplot_titles=(
-        "BPE: highest count(ab)", f"WordPiece: highest<br><sub>{SCORE_TITLES[score]}</sub>"))
+        _("BPE: highest count(ab)"),
+        _("WordPiece: highest") + f"<br><sub>{SCORE_TITLES[score]}</sub>"))
     frames = []
     for step in steps:
         part = frame[frame["step"] == step]
@@ -182,7 +189,7 @@ def race_figure(frame: pd.DataFrame, first_difference: int | None, score: str = 
     fig.update_layout(
         height=(470 if big else 420) + 22 * max(0, rows - 6), font=_font(big),
         margin=dict(l=10, r=30, t=90, b=10),
-        sliders=[dict(active=0, steps=slider_steps, currentvalue=dict(prefix="step "),
+        sliders=[dict(active=0, steps=slider_steps, currentvalue=dict(prefix=_("step") + " "),
                       pad=dict(t=40), x=0.12, len=0.88)],
         updatemenus=[dict(type="buttons", direction="left", x=0, y=-0.06, xanchor="left",
                           yanchor="top", pad=dict(t=40), showactive=False, buttons=[

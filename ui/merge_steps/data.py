@@ -1,6 +1,7 @@
 """What the Merge steps page computes, cached by plain values so a step change retrains nothing.
 
-Keys are (corpus key, level, merges, tie-break) and text hashes; the corpus itself rides along
+Keys are (corpus key, level, merges, tie-break) and text hashes, and the language for what
+holds words (the player's trace, the overview); the corpus itself rides along
 as an unhashed `_raw` argument, which the corpus key names uniquely (a preset or sample id, or
 the sha256 of the user's text).
 
@@ -27,11 +28,12 @@ from tokenizer_core.models.char_bpe import CharLevelBPE
 from tokenizer_core.models.wordpiece import WordPieceTokenizer
 from tokenizer_core.trainers.wordpiece import bert_word_counts, train_wordpiece, wordpiece_corpus
 from ui.common.cancel import cancel_check
+from ui.common.i18n import _, current_language
 from ui.merge_steps.charts import overview_figure
 from ui.merge_steps.limits import TOP_CANDIDATES
 from ui.merge_steps.player import player_payload, script_html
 from ui.merge_steps.source import Source, build_corpus
-from ui.merge_steps.tables import merges_frame, overview_frame
+from ui.merge_steps.tables import MERGES_HEADERS, headed, merges_frame, overview_frame
 
 Raw = str | Mapping[str, int]
 Model = CharLevelBPE | ByteLevelBPE
@@ -42,7 +44,7 @@ def corpus_of(key: str, level: Level, _raw: Raw) -> Corpus:
     return build_corpus(_raw, level)
 
 
-@st.cache_resource(max_entries=24, show_spinner="Training…")
+@st.cache_resource(max_entries=24, show_spinner=False)
 def lesson_of(key: str, level: Level, merges: int, tie_break: str, _raw: Raw) -> Lesson:
     """Train with every step's candidates and history, and tell each step. The core refuses
     (ValueError) a history too big to keep; training stops if the tab closes meanwhile."""
@@ -54,7 +56,8 @@ def lesson_of(key: str, level: Level, merges: int, tie_break: str, _raw: Raw) ->
 
 
 def lesson(source: Source) -> Lesson:
-    return lesson_of(*source.cache_key, source.raw)
+    with st.spinner(_("Training…")):  # shown only if it takes a while: a cached lesson does not
+        return lesson_of(*source.cache_key, source.raw)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -76,14 +79,14 @@ def prefix_counts(key: str, level: Level, merges: int, tie_break: str, text: str
     return training_token_counts(lesson_of(key, level, merges, tie_break, _raw).training, text)
 
 
-@st.cache_resource(max_entries=16, show_spinner="Training both…")
+@st.cache_resource(max_entries=16, show_spinner=False)
 def race_of(key: str, level: Level, merges: int, tie_break: str, score: str,
             _raw: Raw) -> RaceView:
     """BPE and WordPiece on the same `</w>` words (the word level of the same corpus)."""
     return race_steps(corpus_of(key, "word", _raw), merges, score, tie_break, TOP_CANDIDATES)
 
 
-@st.cache_resource(max_entries=16, show_spinner="Training WordPiece…")
+@st.cache_resource(max_entries=16, show_spinner=False)
 def wordpiece_of(key: str, merges: int, _raw: Raw) -> WordPieceTokenizer:
     """WordPiece trained with its own `##` split on the corpus's words, cut as its encoding cuts
     them (punctuation apart), so every word of the corpus encodes without [UNK]."""
@@ -93,7 +96,8 @@ def wordpiece_of(key: str, merges: int, _raw: Raw) -> WordPieceTokenizer:
 
 
 @st.cache_resource(max_entries=24, show_spinner=False)
-def trace_json_of(key: str, level: Level, merges: int, tie_break: str, _raw: Raw) -> str:
+def trace_json_of(key: str, level: Level, merges: int, tie_break: str, lang: str,
+                  _raw: Raw) -> str:
     """The player's trace for one training as a JSON string, built once.
 
     Subtle: a string, not a dict. Streamlit serializes the component's data twice per rerun
@@ -105,23 +109,25 @@ def trace_json_of(key: str, level: Level, merges: int, tie_break: str, _raw: Raw
 
 
 def trace_json(source: Source) -> str:
-    return trace_json_of(*source.cache_key, source.raw)
+    return trace_json_of(*source.cache_key, current_language(), source.raw)
 
 
 def trace_id(source: Source) -> str:
-    """Names one training's trace: the player parses a trace again only when this changes."""
-    return "|".join(map(str, source.cache_key))
+    """Names one training's trace in one language: the player parses a trace again only when
+    this changes."""
+    return "|".join(map(str, (*source.cache_key, current_language())))
 
 
 @st.cache_resource(max_entries=24, show_spinner=False)
 def overview_of(
-    key: str, level: Level, merges: int, tie_break: str, big: bool, _raw: Raw
+    key: str, level: Level, merges: int, tie_break: str, big: bool, lang: str, _raw: Raw
 ) -> tuple[go.Figure, pd.DataFrame, str]:
     """The overview chart, the merges table and the lesson script (HTML) of one training, built
     once and never mutated."""
     lesson = lesson_of(key, level, merges, tie_break, _raw)
-    return overview_figure(overview_frame(lesson), big), merges_frame(lesson), script_html(lesson)
+    return (overview_figure(overview_frame(lesson), big),
+            headed(merges_frame(lesson), MERGES_HEADERS), script_html(lesson))
 
 
 def overview(source: Source, big: bool) -> tuple[go.Figure, pd.DataFrame, str]:
-    return overview_of(*source.cache_key, big, source.raw)
+    return overview_of(*source.cache_key, big, current_language(), source.raw)

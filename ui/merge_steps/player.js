@@ -3,13 +3,26 @@
 // Python sends the whole trace once (ui/merge_steps/player.py builds it); this module draws step k:
 // controls, the narration, the corpus with its current tokens (the new ones highlighted), the
 // candidate pairs as bars (winner and ties marked), the merges so far and the vocabulary size.
-// It reports the step back (setStateValue "step") only when the user settles on one, so the
-// server reruns once per pause or click, never per animation frame.
+// It reports the step back (setStateValue "settled": {step, seq}) only when the user settles on
+// one, so the server reruns once per pause or click, never per animation frame.
+//
+// Whose step is it? The player's, while it is ahead of the server. Every move the user makes
+// bumps a sequence number `seq`; a report carries it, and Python sends back the last one it
+// heard. An answer with an older `seq` is a stale echo (the rerun for click 2 arriving after
+// click 3) and is ignored; only a server that has heard every move may move the step itself
+// (a link, a lesson file, a test).
+//
+// Keys: ← → step from anywhere on the page but a text box or a control that owns the arrows
+// (a slider, tabs, a list); inside the player, Home, End, space and k work too.
+//
+// Words: every word it shows comes from Python in the session's language (`data.ui`: the
+// catalog's templates, `{name}` filled here by `say`; the narration already said in full).
 //
 // Safety: every string from the trace (user text, tokens, sentences) is set with textContent;
 // this file never uses innerHTML. Numbers go into style widths and SVG attributes only.
 
 const STATES = new WeakMap();
+const LIVE = new Set();  // every player built, for the page-wide keys (dropped once detached)
 const BASE_INTERVAL_MS = 1400;
 const SPEEDS = [0.5, 1, 2, 4];
 const PALETTE = 8;
@@ -29,7 +42,13 @@ function colourOf(token) {
 }
 
 function fmt(n) {
-  return Number(n).toLocaleString("en-US");
+  return Number(n).toLocaleString("en-US");  // Babel groups zh_CN the same way: 50,257
+}
+
+// A template from the catalog with its {names} filled (a name not given stays as written).
+function say(template, values) {
+  return String(template).replace(/\{(\w+)\}/g, (whole, name) =>
+    values && Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole);
 }
 
 function chip(text, alphabet, isNew) {
@@ -58,22 +77,24 @@ function button(label, title, onClick, cls) {
 function build(host, data) {
   const state = {
     data, k: 0, playing: false, timer: null, speed: 1, reportTimer: null,
-    serverStep: null, report: null,
+    serverStep: null, report: null, seq: 0,
   };
   const n = data.steps.length;
   const alphabet = new Set(data.alphabet);
+  const T = data.ui;
   const root = el("div", "ms-player");
+  root.lang = data.lang === "zh" ? "zh-CN" : "en";
   root.tabIndex = 0;
   root.setAttribute("role", "region");
-  root.setAttribute("aria-label", "Merge steps player");
+  root.setAttribute("aria-label", T.region);
 
   // --- controls ---------------------------------------------------------------------------
   const bar = el("div", "bar");
-  const first = button("⏮", "First step (Home)", () => { stop(); show(0); settle(); });
-  const prev = button("◀ Previous", "Previous step (←)", () => { stop(); show(state.k - 1); settle(); });
-  const play = button("▶ Play", "Play / pause (space)", () => toggle(), "btn play");
-  const next = button("Next ▶", "Next step (→)", () => { stop(); show(state.k + 1); settle(); });
-  const last = button("⏭", "Last step (End)", () => { stop(); show(n); settle(); });
+  const first = button("⏮", T.first, () => { stop(); move(0); settle(); });
+  const prev = button(T.prev, T.prevTitle, () => { stop(); move(state.k - 1); settle(); });
+  const play = button(T.play, T.playTitle, () => toggle(), "btn play");
+  const next = button(T.next, T.nextTitle, () => { stop(); move(state.k + 1); settle(); });
+  const last = button("⏭", T.last, () => { stop(); move(n); settle(); });
   const stepno = el("span", "stepno");
   stepno.setAttribute("aria-live", "polite");
   const slider = el("input", "slider");
@@ -81,13 +102,13 @@ function build(host, data) {
   slider.min = "0";
   slider.max = String(n);
   slider.step = "1";
-  slider.setAttribute("aria-label", "Step");
-  slider.addEventListener("input", () => { stop(); show(Number(slider.value)); });
+  slider.setAttribute("aria-label", T.slider);
+  slider.addEventListener("input", () => { stop(); move(Number(slider.value)); });
   slider.addEventListener("change", () => settle());
   const speeds = el("span", "speeds");
-  speeds.append(el("span", "speed-label", "Speed"));
+  speeds.append(el("span", "speed-label", T.speed));
   const speedButtons = SPEEDS.map((s) => {
-    const b = button(s + "×", "Play at " + s + "× speed", () => setSpeed(s), "btn speed");
+    const b = button(s + "×", say(T.speedTitle, { speed: s }), () => setSpeed(s), "btn speed");
     speeds.append(b);
     return b;
   });
@@ -104,7 +125,7 @@ function build(host, data) {
   const grid = el("div", "grid");
   const corpusPanel = el("section", "panel corpus");
   const corpusHead = el("div", "panel-head");
-  const corpusTitle = el("h3", "", "Corpus");
+  const corpusTitle = el("h3", "", T.corpus);
   const corpusMeta = el("span", "meta");
   corpusHead.append(corpusTitle, corpusMeta);
   const rows = el("div", "rows" + (data.level === "word" ? " with-label" : ""));
@@ -125,8 +146,7 @@ function build(host, data) {
   if (data.cut) {
     corpusPanel.append(el("div", "note cut", data.cut));  // the trace's size bound: what was left out
   } else if (data.hidden > 0) {
-    corpusPanel.append(el("div", "note", "…and " + fmt(data.hidden) + " more " + data.nounPlural +
-      " not drawn (every count and sentence includes them)."));
+    corpusPanel.append(el("div", "note", data.hiddenNote));
   }
 
   // --- side: candidates, merges, vocabulary ------------------------------------------------
@@ -138,12 +158,12 @@ function build(host, data) {
   const mergePanel = el("section", "panel");
   const mergeHead = el("div", "panel-head");
   const mergeMeta = el("span", "meta");
-  mergeHead.append(el("h3", "", "Merges so far"), mergeMeta);
+  mergeHead.append(el("h3", "", T.mergesSoFar), mergeMeta);
   const mergeBox = el("div", "merges");
   const mergeTable = el("table", "");
   const thead = el("thead");
   const headRow = el("tr");
-  ["#", "pair", "new token", "count"].forEach((h) => headRow.append(el("th", "", h)));
+  [T.colRank, T.colPair, T.colToken, T.colCount].forEach((h) => headRow.append(el("th", "", h)));
   thead.append(headRow);
   const tbody = el("tbody");
   mergeTable.append(thead, tbody);
@@ -152,7 +172,7 @@ function build(host, data) {
   const vocabPanel = el("section", "panel");
   const vocabHead = el("div", "panel-head");
   const vocabMeta = el("span", "meta");
-  vocabHead.append(el("h3", "", "Vocabulary size"), vocabMeta);
+  vocabHead.append(el("h3", "", T.vocab), vocabMeta);
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", "0 0 400 90");
   svg.setAttribute("class", "vocab");
@@ -194,12 +214,11 @@ function build(host, data) {
   function drawCandidates(k) {
     bars.replaceChildren();
     if (!n) {
-      candTitle.textContent = "No pair to merge";
+      candTitle.textContent = T.noPair;
       return;
     }
     const s = data.steps[Math.max(k, 1) - 1];
-    candTitle.textContent = k === 0 ? "Pairs counted now: the top one merges first"
-      : "Pairs counted before merge " + k;
+    candTitle.textContent = k === 0 ? T.candsNow : say(T.candsBefore, { k: fmt(k) });
     const top = s.cands.length ? s.cands[0][1] : 1;
     for (const [label, count, flag] of s.cands) {
       const row = el("div", "brow" + (flag === 2 ? " winner" : flag === 1 ? " tie" : ""));
@@ -209,13 +228,15 @@ function build(host, data) {
       fill.style.width = Math.max(2, (100 * count) / top).toFixed(1) + "%";
       track.append(fill);
       row.append(track, el("span", "num", fmt(count)));
-      row.append(el("span", "tag", flag === 2 ? (k === 0 ? "next" : "★ won") : flag === 1 ? "tie" : ""));
+      row.append(el("span", "tag", flag === 2 ? (k === 0 ? T.tagNext : T.tagWon) : flag === 1 ? T.tagTie : ""));
       bars.append(row);
     }
     if (s.ties > 1) {
       const shownTies = s.cands.filter((c) => c[2] >= 1).length;
       if (s.ties > shownTies) {
-        bars.append(el("div", "note", fmt(s.ties - shownTies) + " more pairs tie at " + fmt(top) + "."));
+        const more = s.ties - shownTies;
+        bars.append(el("div", "note", say(more === 1 ? T.moreTies1 : T.moreTies,
+          { n: fmt(more), count: fmt(top) })));
       }
     }
   }
@@ -224,7 +245,7 @@ function build(host, data) {
     tbody.replaceChildren();
     if (k === 0) {
       const tr = el("tr", "empty");
-      const td = el("td", "", "No merges yet: press ▶ Play or Next ▶.");
+      const td = el("td", "", T.noMerges);
       td.colSpan = 4;
       tr.append(td);
       tbody.append(tr);
@@ -240,7 +261,7 @@ function build(host, data) {
       tr.append(pair, made, el("td", "num", fmt(s.count)));
       tbody.append(tr);
     }
-    mergeMeta.textContent = k + " of " + n;
+    mergeMeta.textContent = say(T.mergesMeta, { k: fmt(k), n: fmt(n) });
     mergeBox.scrollTop = mergeBox.scrollHeight;
   }
 
@@ -248,22 +269,21 @@ function build(host, data) {
     k = Math.max(0, Math.min(n, Math.round(Number(k) || 0)));
     state.k = k;
     slider.value = String(k);
-    stepno.textContent = "Step " + k + " / " + n;
+    stepno.textContent = say(T.stepNo, { k: fmt(k), n: fmt(n) });
     root.dataset.step = String(k);
     first.disabled = prev.disabled = k === 0;
     next.disabled = last.disabled = k === n;
     const s = k > 0 ? data.steps[k - 1] : null;
     made.replaceChildren();
     if (s) {
-      headline.textContent = "Merge " + k + ": " + s.narration;
-      made.append(el("span", "made-label", "new token"), chip(s.a, alphabet, false),
+      headline.textContent = say(T.headline, { k: fmt(k), narration: s.narration });
+      made.append(el("span", "made-label", T.madeLabel), chip(s.a, alphabet, false),
         el("span", "plus", "+"), chip(s.b, alphabet, false), el("span", "arrow", "→"),
         chip(s.token, alphabet, true));
       why.textContent = s.why;
     } else {
       headline.textContent = data.start.narration;
-      why.textContent = n ? "Press ▶ Play, or Next ▶ (→ key) for one merge at a time. First up: "
-        + data.steps[0].pair + "." : "";
+      why.textContent = n ? say(T.hint, { pair: data.steps[0].pair }) : "";
     }
     data.entries.forEach((entry, e) => {
       const [parts, fresh] = partsAt(entry, k);
@@ -272,8 +292,9 @@ function build(host, data) {
       row.classList.toggle("touched", fresh.size > 0);
     });
     const tokens = s ? s.tokens : data.start.tokens;
-    corpusMeta.textContent = fmt(tokens) + " tokens" +
-      (k > 0 ? " (was " + fmt(data.start.tokens) + ")" : "");
+    corpusMeta.textContent = k > 0
+      ? say(T.tokensWas, { tokens: fmt(tokens), start: fmt(data.start.tokens) })
+      : say(T.tokensNow, { tokens: fmt(tokens) });
     drawCandidates(k);
     drawMerges(k);
     const vocab = s ? s.vocab : data.start.vocab;
@@ -282,11 +303,17 @@ function build(host, data) {
     marker.setAttribute("cy", y(vocab).toFixed(1));
   }
 
+  // A move the user made: the player owns the step until Python has heard of it.
+  function move(k) {
+    state.seq += 1;
+    show(k);
+  }
+
   // --- playing --------------------------------------------------------------------------------
   function tick() {
     if (!root.isConnected) { stop(); return; }
     if (state.k >= n) { stop(); settle(); return; }
-    show(state.k + 1);
+    move(state.k + 1);
   }
 
   function startTimer() {
@@ -296,10 +323,11 @@ function build(host, data) {
 
   function start() {
     if (!n) return;
+    state.seq += 1;  // playing is a move: a rerun meanwhile must not pull the player back
     if (state.k >= n) show(0);
     state.playing = true;
-    play.textContent = "⏸ Pause";
-    play.classList.add("on");
+    play.textContent = T.pause;
+    play.setAttribute("aria-pressed", "true");
     root.dataset.playing = "1";
     startTimer();
   }
@@ -309,8 +337,8 @@ function build(host, data) {
     state.timer = null;
     if (!state.playing) return;
     state.playing = false;
-    play.textContent = "▶ Play";
-    play.classList.remove("on");
+    play.textContent = T.play;
+    play.setAttribute("aria-pressed", "false");
     root.dataset.playing = "0";
   }
 
@@ -328,27 +356,71 @@ function build(host, data) {
   function settle() {
     clearTimeout(state.reportTimer);
     state.reportTimer = setTimeout(() => {
-      if (state.report && !state.playing && root.isConnected) state.report("step", state.k);
+      if (state.report && !state.playing && root.isConnected) {
+        state.report("settled", { step: state.k, seq: state.seq });
+      }
     }, 350);
   }
 
-  root.addEventListener("keydown", (event) => {
-    if (event.target === slider && (event.key === "ArrowLeft" || event.key === "ArrowRight")) return;
-    if (event.target.tagName === "BUTTON" && (event.key === " " || event.key === "Enter")) return;
-    const keys = {
-      ArrowRight: () => next.click(), ArrowLeft: () => prev.click(), Home: () => first.click(),
-      End: () => last.click(), " ": () => toggle(), k: () => toggle(),
-    };
-    if (keys[event.key]) { event.preventDefault(); keys[event.key](); }
-  });
+  // A key pressed on `target` (inside the player or not): true when the player took it.
+  function onKey(event, target) {
+    const inside = root.contains(target);
+    if (target === slider && (event.key === "ArrowLeft" || event.key === "ArrowRight")) return false;
+    if (target.tagName === "BUTTON" && (event.key === " " || event.key === "Enter")) return false;
+    const keys = { ArrowRight: () => next.click(), ArrowLeft: () => prev.click() };
+    if (inside) {
+      Object.assign(keys, {
+        Home: () => first.click(), End: () => last.click(), " ": () => toggle(), k: () => toggle(),
+      });
+    }
+    if (!keys[event.key]) return false;
+    event.preventDefault();
+    keys[event.key]();
+    return true;
+  }
 
   setSpeed(1);
   root.dataset.playing = "0";
+  play.setAttribute("aria-pressed", "false");  // a toggle that says whether it is pressed
   state.root = root;
   state.show = show;
   state.stop = stop;
+  state.onKey = onKey;
   return state;
 }
+
+// --- keys anywhere on the page ------------------------------------------------------------------
+// Roles whose widgets use the arrow keys themselves (Streamlit's sliders, tabs, radio groups,
+// select lists): a key pressed there is theirs.
+const OWN_ARROWS = new Set(["slider", "tab", "tablist", "radio", "radiogroup", "listbox", "option",
+  "menu", "menuitem", "combobox", "spinbutton", "textbox", "grid", "gridcell", "treegrid"]);
+
+function typedInto(node) {
+  for (let n = node; n && n.nodeType === 1; n = n.parentElement) {
+    if (n.isContentEditable) return true;
+    if (n.tagName === "INPUT" || n.tagName === "TEXTAREA" || n.tagName === "SELECT") return true;
+    if (OWN_ARROWS.has(n.getAttribute("role"))) return true;
+  }
+  return false;
+}
+
+function pageKey(event) {
+  if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+  // subtle: composedPath()[0] is the element inside the player's shadow root; event.target is
+  // retargeted to the shadow host at this level.
+  const target = event.composedPath()[0] || event.target;
+  for (const state of [...LIVE]) {
+    if (!state.root.isConnected) { LIVE.delete(state); continue; }
+    const inside = state.root.contains(target);
+    if (!inside && (typedInto(target) || !state.root.getClientRects().length)) continue;  // hidden tab
+    if (state.onKey(event, target)) return;
+  }
+}
+
+// One listener for the page (this module may be evaluated again: replace, never add twice).
+if (window.__tokexMergeStepsKeys) document.removeEventListener("keydown", window.__tokexMergeStepsKeys);
+window.__tokexMergeStepsKeys = pageKey;
+document.addEventListener("keydown", pageKey);
 
 export default function (component) {
   const { data, parentElement, setStateValue } = component;
@@ -357,12 +429,15 @@ export default function (component) {
     if (state) { state.stop(); state.root.remove(); }
     state = build(parentElement, JSON.parse(data.trace));  // parsed once per training
     state.id = data.id;
+    state.seq = data.seq || 0;  // in step with the server: numbers go on from what it heard
     STATES.set(parentElement, state);
+    LIVE.add(state);
     state.show(data.step);
-  } else if (data.step !== state.serverStep && data.step !== state.k) {
-    state.stop();  // the server moved the step (a link, a test): follow it
+  } else if ((data.seq || 0) >= state.seq && data.step !== state.serverStep &&
+             data.step !== state.k) {
+    state.stop();  // the server heard every move and moved the step itself (a link, a test)
     state.show(data.step);
-  }
+  }  // else an answer to an older move: the report on its way brings the server up to date
   state.serverStep = data.step;
   state.report = setStateValue;
   state.root.classList.toggle("big", Boolean(data.big));

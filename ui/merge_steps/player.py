@@ -4,6 +4,10 @@
 display: bytes as `<E4 BD>`, spaces as `·` where they matter); `player(...)` mounts the
 components-v2 player (player.js / .css, inline: no iframe, no build step) and returns the
 step the user last settled on. The JS sets textContent only, never innerHTML.
+
+Every word the player shows comes from here, in the session's language: the narration said by
+`say` (the core's Phrases, translated and filled), the controls' labels and titles and the
+counters as catalog templates (`ui`) whose `{placeholders}` the JS fills with the step's numbers.
 """
 
 from __future__ import annotations
@@ -15,13 +19,63 @@ from typing import Any, Callable
 import streamlit as st
 
 from tokenizer_core.lessons.bpe_steps import Lesson
-from tokenizer_core.lessons.narration import entry_noun, label_text, pair_text, reveal_invisible
+from tokenizer_core.lessons.narration import label_text, pair_text, reveal_invisible
 from tokenizer_core.levels import Level, Symbol
 from tokenizer_core.render import escape
 from tokenizer_core.tokens import display_bytes, show_whitespace
+from ui.common.i18n import N_, _, current_language, ngettext, number
 from ui.merge_steps.limits import MAX_SHOWN_ENTRIES, MAX_TRACE_BYTES
+from ui.merge_steps.words import say
 
 HERE = Path(__file__).parent
+# What the player shows around the trace: key -> English template (the JS fills {names}).
+UI_TEXT: dict[str, str] = {
+    "region": N_("Merge steps player"),
+    "first": N_("First step (Home)"),
+    "prev": N_("◀ Previous"),
+    "prevTitle": N_("Previous step (←)"),
+    "play": N_("▶ Play"),
+    "pause": N_("⏸ Pause"),
+    "playTitle": N_("Play / pause (space)"),
+    "next": N_("Next ▶"),
+    "nextTitle": N_("Next step (→)"),
+    "last": N_("Last step (End)"),
+    "slider": N_("Step"),
+    "speed": N_("Speed"),
+    "speedTitle": N_("Play at {speed}× speed"),
+    "corpus": N_("Corpus"),
+    "mergesSoFar": N_("Merges so far"),
+    "colRank": N_("#"),
+    "colPair": N_("pair"),
+    "colToken": N_("new token"),
+    "colCount": N_("count"),
+    "vocab": N_("Vocabulary size"),
+    "noPair": N_("No pair to merge"),
+    "candsNow": N_("Pairs counted now: the top one merges first"),
+    "candsBefore": N_("Pairs counted before merge {k}"),
+    "tagNext": N_("next"),
+    "tagWon": N_("★ won"),
+    "tagTie": N_("tie"),
+    "noMerges": N_("No merges yet: press ▶ Play or Next ▶."),
+    "mergesMeta": N_("{k} of {n}"),
+    "stepNo": N_("Step {k} / {n}"),
+    "headline": N_("Merge {k}: {narration}"),
+    "madeLabel": N_("new token"),
+    "hint": N_("Press ▶ Play, or Next ▶ (→ key) for one merge at a time. First up: {pair}."),
+    "tokensNow": N_("{tokens} tokens"),
+    "tokensWas": N_("{tokens} tokens (was {start})"),
+}
+
+
+def ui_text() -> dict[str, str]:
+    """The player's own words in the session's language (templates: the JS fills them)."""
+    text = {key: _(english) for key, english in UI_TEXT.items()}
+    # the one plural the JS needs: both forms, the JS picks by the number (English's rule)
+    text["moreTies1"] = ngettext("{n} more pair ties at {count}.", "{n} more pairs tie at {count}.",
+                                 1, n="{n}", count="{count}")
+    text["moreTies"] = ngettext("{n} more pair ties at {count}.", "{n} more pairs tie at {count}.",
+                                2, n="{n}", count="{count}")
+    return text
 _PLAYER = st.components.v2.component(
     "tokex_merge_steps_player",
     js=(HERE / "player.js").read_text(encoding="utf-8"),
@@ -58,7 +112,7 @@ def player_payload(lesson: Lesson, max_bytes: int = MAX_TRACE_BYTES) -> dict[str
     visible = corpus.level != "word"
     steps = []
     changes: list[list[tuple[int, tuple[Symbol, ...], tuple[int, ...]]]] = [
-        [] for _ in range(min(len(corpus), MAX_SHOWN_ENTRIES))
+        [] for _entry in range(min(len(corpus), MAX_SHOWN_ENTRIES))
     ]
     for k, told in enumerate(lesson.steps, start=1):
         step = told.step
@@ -73,28 +127,30 @@ def player_payload(lesson: Lesson, max_bytes: int = MAX_TRACE_BYTES) -> dict[str
             "count": step.count,
             "vocab": step.vocab_size,
             "tokens": told.tokens_after,
-            "narration": told.narration,
-            "why": told.why,
+            "narration": say(told.narration),
+            "why": say(told.why),
             "ties": step.ties or 1,
             "cands": [[pair_text(c.pair), c.count, _flag(i, c.count, step.count)]
                       for i, c in enumerate(step.candidates)],
         })
-    stopped_early = len(training.steps) < training.requested_merges
-    stop = training.stop_reason[0].upper() + training.stop_reason[1:] + "."
+    learned, asked = len(training.steps), training.requested_merges
+    stop = _("Stopped after {learned} of {asked} merges: no pair is left, every sequence is a "
+             "single token.", learned=number(learned), asked=number(asked))
     payload: dict[str, Any] = {
         "level": corpus.level,
-        "nounPlural": entry_noun(corpus.level, 2),
+        "lang": current_language(),
+        "ui": ui_text(),
         "alphabet": [shown(s, visible) for s in corpus.alphabet],
         "entries": [],
         "hidden": 0,
         "cut": "",
         "steps": steps,
         "start": {
-            "narration": lesson.start,
+            "narration": say(lesson.start),
             "vocab": len(training.special_tokens) + len(corpus.alphabet),
             "tokens": lesson.tokens_before,
         },
-        "stop": stop if stopped_early else "",
+        "stop": stop if learned < asked else "",
     }
     room = max_bytes - json_bytes(payload)
     for e, entry_changes in enumerate(changes):
@@ -105,7 +161,8 @@ def player_payload(lesson: Lesson, max_bytes: int = MAX_TRACE_BYTES) -> dict[str
         room -= json_bytes(entry) + 1
     while True:  # the counts and the note take a few bytes too: give back entries until they fit
         drawn = len(payload["entries"])
-        payload["hidden"] = len(corpus) - drawn
+        payload["hidden"] = hidden = len(corpus) - drawn
+        payload["hiddenNote"] = _hidden_note(hidden, corpus.level) if hidden else ""
         if drawn < len(changes):
             payload["cut"] = _cut_note(corpus.labels[drawn], corpus.level, max_bytes)
         if not drawn or json_bytes(payload) <= max_bytes:
@@ -132,42 +189,75 @@ def _entry(lesson: Lesson, e: int, changes: list[tuple[int, tuple[Symbol, ...], 
     return entry if used <= room else None
 
 
+def _hidden_note(hidden: int, level: Level) -> str:
+    """What the player says under the entries it does not draw (past MAX_SHOWN_ENTRIES)."""
+    if level == "word":
+        return ngettext("…and {n} more word not drawn (every count and sentence includes it).",
+                        "…and {n} more words not drawn (every count and sentence includes them).",
+                        hidden)
+    if level == "sentence":
+        return ngettext("…and {n} more line not drawn (every count and sentence includes it).",
+                        "…and {n} more lines not drawn (every count and sentence includes them).",
+                        hidden)
+    return ngettext("…and {n} more chunk not drawn (every count and sentence includes it).",
+                    "…and {n} more chunks not drawn (every count and sentence includes them).",
+                    hidden)
+
+
+_CUT_NOTES = {
+    "word": N_("Not drawn from the word {label} on: drawing it at every step would take the trace "
+               "sent to your browser past its bound of {mb} MB. Every count, merge and sentence "
+               "includes them."),
+    "sentence": N_("Not drawn from the line {label} on: drawing it at every step would take the "
+                   "trace sent to your browser past its bound of {mb} MB. Every count, merge and "
+                   "sentence includes them."),
+    "byte": N_("Not drawn from the chunk {label} on: drawing it at every step would take the "
+               "trace sent to your browser past its bound of {mb} MB. Every count, merge and "
+               "sentence includes them."),
+}
+
+
 def _cut_note(label: str, level: Level, max_bytes: int) -> str:
     """What the player says about entries left out for the trace's size (plain text)."""
-    return (
-        f"Not drawn from the {entry_noun(level, 1)} {label_text(label, level)} on: drawing it "
-        "at every step "
-        f"would take the trace sent to your browser past its bound of "
-        f"{max_bytes / 1_000_000:,.0f} MB. Every count, merge and sentence includes them."
-    )
+    return _(_CUT_NOTES[level], label=label_text(label, level),
+             mb=number(round(max_bytes / 1_000_000)))
 
 
-def player(trace_json: str, trace_id: str, step: int, big: bool,
+def player(trace_json: str, trace_id: str, step: int, seq: int, big: bool,
            on_step: Callable[[], None]) -> None:
     """Mount the player at `step` with a trace from `player_payload` (as a JSON string) named
     by `trace_id` (the browser parses a trace again only when its id changes); `on_step` runs
-    when the user settles on another step."""
+    when the user settles on another step. `seq` is the number of the player's last report
+    this session heard (0 before any): the player ignores a step sent with an older number
+    than its own, a late answer to a move it has made since."""
     _PLAYER(
         key="ms_player",
-        data={"id": trace_id, "trace": trace_json, "step": step, "big": big},
-        default={"step": step},
-        on_step_change=on_step,
+        data={"id": trace_id, "trace": trace_json, "step": step, "seq": seq, "big": big},
+        default={"settled": {"step": step, "seq": seq}},
+        on_settled_change=on_step,
         height="content",
     )
 
 
-def settled_step() -> int | None:
-    """The step the player last reported (inside on_step), or None."""
+def settled_step() -> tuple[int, int] | None:
+    """The (step, seq) the player last reported (inside on_step), or None."""
     value = st.session_state.get("ms_player")
-    step = value.get("step") if hasattr(value, "get") else None
-    return step if isinstance(step, int) else None
+    settled = value.get("settled") if hasattr(value, "get") else None
+    if not hasattr(settled, "get"):
+        return None
+    step, seq = settled.get("step"), settled.get("seq")
+    if type(step) is not int or type(seq) is not int:
+        return None
+    return step, seq
 
 
 def script_html(lesson: Lesson) -> str:
     """Every step in words, for a teacher to read ahead or print (every sentence escaped)."""
-    items = [f"<li><b>Step 0.</b> {escape(lesson.start)}</li>"]
+    start = _("Step 0.")
+    items = [f"<li><b>{escape(start)}</b> {escape(say(lesson.start))}</li>"]
     for told in lesson.steps:
-        items.append(f"<li><b>Merge {told.step.rank + 1}.</b> {escape(told.narration)}. "
-                     f"{escape(told.why)}</li>")
+        head = _("Merge {k}.", k=number(told.step.rank + 1))
+        said = _("{narration}. {why}", narration=say(told.narration), why=say(told.why))
+        items.append(f"<li><b>{escape(head)}</b> {escape(said)}</li>")
     style = "list-style: none; padding-left: 0; line-height: 1.5"
     return f'<ol class="ms-script" style="{style}">{"".join(items)}</ol>'

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from tokenizer_core import RenderOptions, render_tokens
+from tokenizer_core import render_tokens
 from tokenizer_core.lessons.encode_replay import PieceReplay, Replay, replay
 from tokenizer_core.lessons.narration import pair_text
 from tokenizer_core.levels import Symbol
@@ -17,9 +17,11 @@ from tokenizer_core.pretokenize import WORD_END
 from tokenizer_core.render import escape
 from tokenizer_core.tokens import show_whitespace
 from ui.common import catalog
+from ui.common.i18n import N_, _, explain, ngettext, number
 from ui.common.page_state import KEEP
 from ui.common.pills import fill_from_pills
 from ui.common.safe_text import literal
+from ui.common.token_view import render_options
 from ui.merge_steps import data as data
 from ui.merge_steps.charts import prefix_figure
 from ui.merge_steps.limits import MAX_PREFIX_TEXT_CHARS, MAX_REPLAY_CHARS
@@ -88,6 +90,9 @@ def _joined_at(before: tuple[Symbol, ...], after: tuple[Symbol, ...]) -> int | N
     return None
 
 
+RULE_NAMES = {"merge": N_("merge"), "rank": N_("rank")}  # a rung's rule, as the ladder names it
+
+
 def ladder_html(piece: PieceReplay, rule_name: str, visible: bool) -> str:
     """One piece: its starting parts, one rung per rule that fired, the final tokens and ids.
 
@@ -96,19 +101,22 @@ def ladder_html(piece: PieceReplay, rule_name: str, visible: bool) -> str:
     """
     title = escape(repr(show_whitespace(piece.text) if visible else piece.text))
     last = len(piece.steps) - 1
-    rungs = [f'<div class="ms-rung"><span class="ms-rule">start</span>'
+    start = _("start")
+    rungs = [f'<div class="ms-rung"><span class="ms-rule">{escape(start)}</span>'
              f'{_parts(piece.parts, None, last < 0, visible)}</div>']
     before = piece.parts
+    rule_label = _(RULE_NAMES[rule_name])
     for i, step in enumerate(piece.steps):
-        number = step.rank + 1 if rule_name == "merge" else step.rank
-        rule = f'{rule_name} <b>{number:,}</b><br>{escape(pair_text(step.pair))}'
+        rank = step.rank + 1 if rule_name == "merge" else step.rank  # a rank is an id: no commas
+        rule = f'{escape(rule_label)} <b>{rank}</b><br>{escape(pair_text(step.pair))}'
         parts = _parts(step.parts, _joined_at(before, step.parts), i == last, visible)
         rungs.append(f'<div class="ms-rung"><span class="ms-rule">{rule}</span>{parts}</div>')
         before = step.parts
-    ids = ", ".join(f"{i:,}" for i in piece.ids)
+    ids = ", ".join(str(i) for i in piece.ids)  # ids are names, not amounts: 1169, not 1,169
     fired = len(piece.steps)
-    summary = f"{len(piece.ids)} token{'s' * (len(piece.ids) != 1)}, ids {ids} · {fired} rule" \
-              f"{'s' * (fired != 1)} fired"
+    summary = _("{tokens}, ids {ids} · {fired}",
+                tokens=ngettext("{n} token", "{n} tokens", len(piece.ids)), ids=ids,
+                fired=ngettext("{n} rule fired", "{n} rules fired", fired))
     return (f'<div class="ms-ladder"><h4>{title}</h4>{"".join(rungs)}'
             f'<div class="ms-ids">{escape(summary)}</div></div>')
 
@@ -129,6 +137,13 @@ def _gpt2_reference(text: str) -> list[int]:
 GPT2_EXAMPLES = [" tokenization", "tokenization", " lowest", "你好", "🙂", " SolidGoldMagikarp"]
 
 
+def pill_label(example: str) -> str:
+    """A pill's label: the example as text. Pills read Markdown and the model's examples are
+    words of the user's corpus, so they go through `literal` (an image there would be fetched);
+    a leading or trailing space shows as its repr."""
+    return literal(repr(example) if example != example.strip() else example)
+
+
 def _model_examples(source: Source) -> list[str]:
     """The lesson's replay word and the corpus's first few entries (all encodable)."""
     first = [default_replay_text(source.key, source.text)]
@@ -139,27 +154,28 @@ def _model_examples(source: Source) -> list[str]:
 def replay_ui(source: Source, big: bool) -> None:
     """Type a word or sentence; see every rule that fires, for this page's model or GPT-2."""
     which = st.segmented_control(
-        "Replay with", ("model", "gpt2"), key="ms_replay_model", required=True, persist_state=KEEP,
-        format_func={"model": "this page's model", "gpt2": "GPT-2's real ranks"}.get,
+        _("Replay with"), ("model", "gpt2"), key="ms_replay_model", required=True,
+        persist_state=KEEP,
+        format_func=lambda v: _("this page's model") if v == "model" else _("GPT-2's real ranks"),
     )
     if st.session_state.get("ms_replay_for") != source.key:  # a new corpus: a word it can spell
         st.session_state["ms_replay_for"] = source.key
         st.session_state["ms_replay_text"] = default_replay_text(source.key, source.text)
     examples = GPT2_EXAMPLES if which == "gpt2" else _model_examples(source)
-    st.pills("Try", examples, key="ms_replay_try", on_change=fill_from_pills,
-             args=("ms_replay_try", "ms_replay_text"),
-             format_func=lambda t: repr(t) if t != t.strip() else t)
+    st.pills(_("Try"), examples, key="ms_replay_try", on_change=fill_from_pills,
+             args=("ms_replay_try", "ms_replay_text"), format_func=pill_label)
     text = st.text_input(
-        "Word or sentence to encode", key="ms_replay_text", persist_state=KEEP,
-        help=f"Up to {MAX_REPLAY_CHARS} characters. Leading spaces count: GPT-2 encodes ' the' "
-        "and 'the' differently.",
+        _("Word or sentence to encode"), key="ms_replay_text", persist_state=KEEP,
+        help=_("Up to {n} characters. Leading spaces count: GPT-2 encodes ' the' and 'the' "
+               "differently.", n=number(MAX_REPLAY_CHARS)),
     )
     if not text:
-        st.info("Type a word or a short sentence to replay its encoding.", icon="✍️")
+        st.info(_("Type a word or a short sentence to replay its encoding."), icon="✍️")
         return
     if len(text) > MAX_REPLAY_CHARS:
-        st.error(f"The replay takes up to {MAX_REPLAY_CHARS} characters; this text has "
-                 f"{len(text):,}. Shorten it (your text is kept).", icon="⚠️")
+        st.error(_("The replay takes up to {bound} characters; this text has {chars}. Shorten it "
+                   "(your text is kept).", bound=number(MAX_REPLAY_CHARS),
+                   chars=number(len(text))), icon="⚠️")
         return
     if which == "gpt2":
         model, rule_name, visible = catalog.load("core:gpt2"), "rank", True
@@ -169,24 +185,27 @@ def replay_ui(source: Source, big: bool) -> None:
     try:
         result = replay(model, text)
     except ValueError as error:
-        st.error(literal(str(error)), icon="⚠️")
+        st.error(literal(explain(error)), icon="⚠️")
         return
     if which == "gpt2":
-        st.caption("GPT-2 starts from the UTF-8 bytes of each chunk its regex cuts, and joins the "
-                   "pair whose joined bytes have the lowest rank; a token's rank is its id. Bytes "
-                   "that are not a whole character show as hex, e.g. <E4 BD>.")
+        st.caption(_("GPT-2 starts from the UTF-8 bytes of each chunk its regex cuts, and joins "
+                     "the pair whose joined bytes have the lowest rank; a token's rank is its id. "
+                     "Bytes that are not a whole character show as hex, e.g. <E4 BD>."))
     else:
-        st.caption("Each rung applies one merge rule (lowest merge number first) to every place it "
-                   "fits; the yellow chip is the token it made.")
+        st.caption(_("Each rung applies one merge rule (lowest merge number first) to every place "
+                     "it fits; the yellow chip is the token it made."))
     st.html(ladders_html(result, rule_name, visible, big))
     if result.total_pieces > len(result.pieces):
-        st.caption(f"Showing the first {len(result.pieces)} of {result.total_pieces} pieces.")
+        st.caption(_("Showing the first {shown} of {total} pieces.",
+                     shown=number(len(result.pieces)), total=number(result.total_pieces)))
     if which == "gpt2":
         ours, theirs = result.ids, _gpt2_reference(text)
         if ours == theirs:
-            st.success(f"Ids {ours}: exactly what tiktoken's gpt2 encoding gives.", icon="✅")
+            st.success(_("Ids {ids}: exactly what tiktoken's gpt2 encoding gives.", ids=ours),
+                       icon="✅")
         else:
-            st.error(f"Our replay gives {ours} but tiktoken gives {theirs}.", icon="⚠️")
+            st.error(_("Our replay gives {ours} but tiktoken gives {theirs}.", ours=ours,
+                       theirs=theirs), icon="⚠️")
 
 
 def _default_prefix_text(source: Source) -> str:
@@ -200,34 +219,38 @@ def prefix_ui(source: Source, n: int, big: bool) -> None:
     if st.session_state.get("ms_prefix_for") != source.key:
         st.session_state["ms_prefix_for"] = source.key
         st.session_state["ms_prefix_text"] = _default_prefix_text(source)
-    text = st.text_area("Text to re-tokenize", key="ms_prefix_text", height=100, persist_state=KEEP,
-                        help=f"Up to {MAX_PREFIX_TEXT_CHARS:,} characters.")
+    text = st.text_area(_("Text to re-tokenize"), key="ms_prefix_text", height=100,
+                        persist_state=KEEP,
+                        help=_("Up to {n} characters.", n=number(MAX_PREFIX_TEXT_CHARS)))
     if not text.strip():
-        st.info("Type or paste a text to see its tokens with only the first k merges.",
+        st.info(_("Type or paste a text to see its tokens with only the first k merges."),
                 icon="✍️")
         return
     if len(text) > MAX_PREFIX_TEXT_CHARS:
-        st.error(f"This text has {len(text):,} characters; the merge-k view takes up to "
-                 f"{MAX_PREFIX_TEXT_CHARS:,}. Shorten it (your text is kept).", icon="⚠️")
+        st.error(_("This text has {chars} characters; the merge-k view takes up to {bound}. "
+                   "Shorten it (your text is kept).", chars=number(len(text)),
+                   bound=number(MAX_PREFIX_TEXT_CHARS)), icon="⚠️")
         return
     if n == 0:
-        st.info("Training learned no merge, so every k gives the same tokens.", icon="ℹ️")
+        st.info(_("Training learned no merge, so every k gives the same tokens."), icon="ℹ️")
         return
     if "ms_prefix_k" not in st.session_state or st.session_state["ms_prefix_k"] > n:
         st.session_state["ms_prefix_k"] = n
-    k = st.slider("Use only the first k merges", 0, n, key="ms_prefix_k", persist_state=KEEP)
+    k = st.slider(_("Use only the first k merges"), 0, n, key="ms_prefix_k", persist_state=KEEP)
     try:
         counts = data.prefix_counts(*source.cache_key, text, source.raw)
         model = data.model_at(*source.cache_key, k, source.raw)
         tokens = model.encode(text, disallowed_special=())
     except ValueError as error:
-        st.error(f"This model cannot encode that text: {literal(str(error))}", icon="⚠️")
+        st.error(_("This model cannot encode that text: {reason}",
+                   reason=literal(explain(error))), icon="⚠️")
         return
     left, right = st.columns([3, 2])
     with left:
-        st.metric(f"Tokens with the first {k} merges", f"{len(tokens):,}",
-                  delta=f"{len(tokens) - counts[0]:,} vs no merges", delta_color="inverse")
-        st.html(render_tokens(text, tokens, RenderOptions(visible_whitespace=source.level != "word",
+        st.metric(_("Tokens with the first {k} merges", k=number(k)), number(len(tokens)),
+                  delta=_("{delta} vs no merges", delta=number(len(tokens) - counts[0])),
+                  delta_color="inverse")
+        st.html(render_tokens(text, tokens, render_options(visible_whitespace=source.level != "word",
                                                           big=big, contrast=big)))
     with right:
         st.plotly_chart(prefix_figure(prefix_frame(counts), k, big), key="ms_prefix_chart")

@@ -22,8 +22,10 @@ import streamlit as st
 from tokenizer_core import Corpus, corpus_from_counts, corpus_from_text
 from tokenizer_core.levels import LEVELS, Level
 from tokenizer_core.samples import Preset, load_preset, presets, sample_text
+from ui.common.i18n import N_, _, number
 from ui.common.page_state import KEEP, first_visit, write_link
 from ui.common.query_params import LinkReader
+from ui.common.unicode_guard import REPLACEMENT, REPLACEMENT_NOTE
 from ui.common.uploads import decode_text, text_upload_ui
 from ui.merge_steps.limits import (
     MAX_CORPUS_CHARS,
@@ -35,13 +37,15 @@ from ui.merge_steps.limits import (
 
 OWN = "own"
 SAMPLES: dict[str, str] = {
-    "english": "English prose",
-    "chinese": "Chinese prose",
-    "code": "Python code",
-    "emoji": "Emoji chat",
-}
+    "english": N_("English prose"),
+    "chinese": N_("Chinese prose"),
+    "code": N_("Python code"),
+    "emoji": N_("Emoji chat"),
+}  # English labels (translated where shown)
 SAMPLE_MERGES = 60
-TIE_LABELS: dict[str, str] = {"first": "first met", "lexical": "lexical"}
+TIE_LABELS: dict[str, str] = {"first": N_("first met"), "lexical": N_("lexical")}
+# The levels as the pickers show them (the values stay English: they are in links and files)
+LEVEL_LABELS: dict[str, str] = {"word": N_("word"), "sentence": N_("sentence"), "byte": N_("byte")}
 # A word each lesson's model can encode, for the encode replay (every character is in its alphabet).
 REPLAY_WORDS: dict[str, str] = {
     "low_newest": "lowest",
@@ -90,8 +94,9 @@ def choices() -> list[str]:
     return [f"preset:{i}" for i in lessons()] + [f"sample:{s}" for s in SAMPLES] + [OWN]
 
 
-def choice_label(choice: str) -> str:
-    kind, _, name = choice.partition(":")
+def english_label(choice: str) -> str:
+    """The label the picker showed in English (links this page wrote before carried it)."""
+    kind, _sep, name = choice.partition(":")
     if kind == "preset":
         return "Lesson · " + lessons()[name].title
     if kind == "sample":
@@ -99,8 +104,18 @@ def choice_label(choice: str) -> str:
     return "Your own text or upload"
 
 
+def choice_label(choice: str) -> str:
+    """The picker's label in the session's language."""
+    kind, _sep, name = choice.partition(":")
+    if kind == "preset":
+        return _("Lesson · {title}", title=_(lessons()[name].title))
+    if kind == "sample":
+        return _("Sample · {title}", title=_(SAMPLES[name]))
+    return _("Your own text or upload")
+
+
 def default_replay_text(choice: str, text: str | None) -> str:
-    kind, _, name = choice.partition(":")
+    kind, _sep, name = choice.partition(":")
     if kind == "preset":
         return REPLAY_WORDS.get(name, "")
     words = (text or "").split()
@@ -113,7 +128,7 @@ def init_state() -> None:
     default and a note)."""
     defaults = {
         "ms_source": "preset:low_newest", "ms_level": "word", "ms_merges": 10, "ms_tie": "first",
-        "ms_text": "", "ms_step": 0, "ms_replay_model": "model", "ms_wp_score": "ratio",
+        "ms_text": "", "ms_step": 0, "ms_step_seq": 0, "ms_replay_model": "model", "ms_wp_score": "ratio",
         "ms_wp_which": "classroom", "ms_wp_vocab": CLASSROOM_VOCAB, "ms_wp_text": CLASSROOM_TEXT,
     }
     for key, value in defaults.items():
@@ -127,7 +142,7 @@ def _read_link(link: LinkReader) -> None:
     """The lesson a link names. Corpora and tie-breaks are taken by id or by their label (the
     links this page wrote before carried labels)."""
     state = st.session_state
-    sources = {c: c for c in choices()} | {choice_label(c): c for c in choices()}
+    sources = {c: c for c in choices()} | {english_label(c): c for c in choices()}
     state["ms_source"] = link.read_choice("ms_source", sources, state["ms_source"],
                                           shown=choice_label(state["ms_source"]))
     state["ms_level"] = link.read_choice("ms_level", {v: v for v in LEVELS}, state["ms_level"])
@@ -135,7 +150,7 @@ def _read_link(link: LinkReader) -> None:
     ties = {t: t for t in TIE_LABELS} | {label: t for t, label in TIE_LABELS.items()}
     state["ms_tie"] = link.read_choice("ms_tie", ties, state["ms_tie"])
     state["ms_step"] = link.read_int("ms_step", state["ms_step"], low=0, high=MAX_MERGES,
-                                     shown=f"step {state['ms_step']}")
+                                     shown=_("step {k}", k=state["ms_step"]))
     state["ms_text"] = link.read_text("ms_text", state["ms_text"], max_chars=MAX_URL_TEXT_CHARS,
                                       file_max_chars=MAX_CORPUS_CHARS)
 
@@ -158,7 +173,7 @@ def save_link(step: int | None = None) -> None:
 def _on_source_change() -> None:
     """A new corpus: its suggested level and merges, and back to step 0."""
     choice = st.session_state.get("ms_source") or "preset:low_newest"
-    kind, _, name = choice.partition(":")
+    kind, _sep, name = choice.partition(":")
     if kind == "preset":
         preset = lessons()[name]
         st.session_state["ms_level"] = preset.level
@@ -184,13 +199,13 @@ def _use_upload(text: str, filename: str) -> None:
 
 def check_merges(merges: object) -> str | None:
     if not isinstance(merges, int) or merges < 1:
-        return "Ask for at least 1 merge."
+        return _("Ask for at least 1 merge.")
     if merges > MAX_MERGES:
-        return (
-            f"{merges:,} merges is over this page's bound of {MAX_MERGES:,}: every step is kept "
-            f"for the class to replay. Ask for {MAX_MERGES:,} or fewer (the command line "
-            "`python -m tokenizer_core train` goes further)."
-        )
+        return _(
+            "{merges} merges is over this page's bound of {bound}: every step is kept for the "
+            "class to replay. Ask for {bound} or fewer (the command line "
+            "`python -m tokenizer_core train` goes further).",
+            merges=number(merges), bound=number(MAX_MERGES))
     return None
 
 
@@ -201,21 +216,43 @@ def build_corpus(raw: str | Mapping[str, int], level: Level) -> Corpus:
     else:
         corpus = corpus_from_text(raw, level)
     if len(corpus) > MAX_DISTINCT_ENTRIES:
-        raise ValueError(
-            f"this corpus has {len(corpus):,} distinct entries at the {level} level; the bound "
-            f"is {MAX_DISTINCT_ENTRIES:,}. Use a shorter text."
-        )
+        raise ValueError(_(
+            "this corpus has {entries} distinct entries at the {level} level; the bound is "
+            "{bound}. Use a shorter text.", entries=number(len(corpus)),
+            level=_(LEVEL_LABELS[level]), bound=number(MAX_DISTINCT_ENTRIES)))
     if not corpus.sequences:
-        raise ValueError("the corpus has no words in it: type some text.")
+        raise ValueError(_("the corpus has no words in it: type some text."))
     return corpus
+
+
+# What changes when a lesson written for one level is trained at another (its own notes would
+# speak of `est</w>` at the byte level, where there is no `</w>`).
+LEVEL_NOTES: dict[str, str] = {
+    "word": N_("This lesson's notes are written for the {written_for} level. At the word level "
+               "each word is split into characters and ends with </w>, and merges stay inside "
+               "words."),
+    "sentence": N_("This lesson's notes are written for the {written_for} level. At the sentence "
+                   "level there is no </w>: spaces are ordinary characters, so merges may cross "
+                   "words."),
+    "byte": N_("This lesson's notes are written for the {written_for} level. At the byte level "
+               "there is no </w>: each chunk GPT-2's regex cuts is split into its UTF-8 bytes (in "
+               "running text a word keeps the space before it), and a word ends where its chunk "
+               "ends."),
+}
+
+
+def _other_level_note(written_for: str, level: str) -> str:
+    return _(LEVEL_NOTES[level], written_for=_(LEVEL_LABELS[written_for]))
 
 
 def _own_text_ui() -> str:
     text = st.text_area(
-        "Your corpus", key="ms_text", height=140, persist_state=KEEP,
-        placeholder="Paste a few sentences, or upload a .txt file below.",
-        help=f"Up to {MAX_CORPUS_CHARS:,} characters are trained on.",
+        _("Your corpus"), key="ms_text", height=140, persist_state=KEEP,
+        placeholder=_("Paste a few sentences, or upload a .txt file below."),
+        help=_("Up to {n} characters are trained on.", n=number(MAX_CORPUS_CHARS)),
     )
+    if REPLACEMENT in text:  # what the browser put for half a surrogate pair, or the text's own
+        st.caption(REPLACEMENT_NOTE)
     text_upload_ui("ms", decode_upload, _use_upload)
     return text
 
@@ -227,39 +264,42 @@ def source_ui() -> Source:
         st.session_state["ms_source"] = all_choices[0]
     left, level_col, merges_col, tie_col = st.columns([3, 2.6, 1.4, 2.1])
     choice = left.selectbox(
-        "Corpus", all_choices, key="ms_source", format_func=choice_label,
+        _("Corpus"), all_choices, key="ms_source", format_func=choice_label,
         on_change=_on_source_change, persist_state=KEEP,
     )
     level = level_col.segmented_control(
-        "Level", LEVELS, key="ms_level", required=True, persist_state=KEEP,
-        help="word: each word ends with </w> and merges stay inside words. sentence: each line "
-        "is one sequence and spaces are characters, so merges may cross words. byte: the UTF-8 "
-        "bytes of the chunks GPT-2's regex cuts (256 base tokens, never unknown).",
+        _("Level"), LEVELS, key="ms_level", required=True, persist_state=KEEP,
+        format_func=lambda v: _(LEVEL_LABELS[v]),
+        help=_("word: each word ends with </w> and merges stay inside words. sentence: each line "
+               "is one sequence and spaces are characters, so merges may cross words. byte: the "
+               "UTF-8 bytes of the chunks GPT-2's regex cuts (256 base tokens, never unknown)."),
     )
     # subtle: no min_value or max_value. The browser refuses a number out of the widget's range
     # without a rerun, so the box would show 0 under a message about the last value it sent;
     # every number reaches check_merges instead, and its message is about the number shown.
     merges = merges_col.number_input(
-        "Merges", step=1, key="ms_merges", persist_state=KEEP,
-        help=f"From 1 to {MAX_MERGES:,}.",
+        _("Merges"), step=1, key="ms_merges", persist_state=KEEP,
+        help=_("From 1 to {n}.", n=number(MAX_MERGES)),
     )
     tie_break = tie_col.segmented_control(
-        "Tie-break", ("first", "lexical"), key="ms_tie", format_func=TIE_LABELS.get,
-        required=True, persist_state=KEEP,
-        help="When pairs share the top count: first met = the one met first reading the corpus "
-        "top to bottom, left to right (what the textbook loop does); lexical = the "
-        "alphabetically smallest.",
+        _("Tie-break"), ("first", "lexical"), key="ms_tie",
+        format_func=lambda v: _(TIE_LABELS[v]), required=True, persist_state=KEEP,
+        help=_("When pairs share the top count: first met = the one met first reading the corpus "
+               "top to bottom, left to right (what the textbook loop does); lexical = the "
+               "alphabetically smallest."),
     )
-    kind, _, name = choice.partition(":")
+    kind, _sep, name = choice.partition(":")
     raw: str | dict[str, int]
     description = ""
     if kind == "preset":
         preset = lessons()[name]
-        raw, title, description = load_preset(name), preset.title, preset.description
+        raw, title = load_preset(name), preset.title
+        description = _(preset.description) if level == preset.level else _other_level_note(
+            preset.level, level)
     elif kind == "sample":
         raw, title = sample_text(name), SAMPLES[name]
     else:
-        raw, title = _own_text_ui(), "your text"
+        raw, title = _own_text_ui(), _("your text")
     key = choice
     if kind == OWN:  # the text's hash names it: a plain value to key the caches on
         digest = hashlib.sha256(str(raw).encode("utf-8")).hexdigest()
@@ -267,11 +307,12 @@ def source_ui() -> Source:
     error = check_merges(merges)
     empty = kind == OWN and not raw.strip()  # type: ignore[union-attr]
     if empty:
-        error = "Type or paste a corpus above (or upload a .txt file) to watch BPE learn from it."
+        error = _("Type or paste a corpus above (or upload a .txt file) to watch BPE learn "
+                  "from it.")
     elif kind == OWN and len(raw) > MAX_CORPUS_CHARS:
-        error = (
-            f"Your text has {len(raw):,} characters; this page trains on up to "
-            f"{MAX_CORPUS_CHARS:,} so that every step stays instant. Shorten it: your text is kept."
-        )
+        error = _(
+            "Your text has {chars} characters; this page trains on up to {bound} so that every "
+            "step stays instant. Shorten it: your text is kept.",
+            chars=number(len(raw)), bound=number(MAX_CORPUS_CHARS))
     return Source(key, title, level, int(merges), tie_break,  # type: ignore[arg-type]
                   raw, error, description, empty)

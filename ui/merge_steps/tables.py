@@ -9,19 +9,40 @@ from __future__ import annotations
 import pandas as pd
 
 from tokenizer_core.lessons.bpe_steps import Lesson
-from tokenizer_core.lessons.narration import pair_text, symbol_text
+from tokenizer_core.lessons.narration import pair_text
 from tokenizer_core.lessons.wordpiece_replay import RaceView
 from tokenizer_core.trace import Candidate
+from ui.common.i18n import N_, _
+from ui.merge_steps.player import shown
+
+# The merges table's headers as the page shows them (the frame's own columns stay English)
+MERGES_HEADERS = {
+    "merge": N_("merge"), "pair": N_("pair"), "new token": N_("new token"), "count": N_("count"),
+    "pairs tied": N_("pairs tied"), "vocab size": N_("vocab size"),
+    "corpus tokens": N_("corpus tokens"),
+}
+RACE_HEADERS = {
+    "step": N_("step"), "BPE merges": N_("BPE merges"), "count(ab)": "count(ab)",
+    "WordPiece merges": N_("WordPiece merges"), "score": N_("score"), "same?": N_("same?"),
+}
+SAME = {"same": N_("same"), "differs": N_("differs")}
+
+
+def headed(frame: pd.DataFrame, headers: dict[str, str]) -> pd.DataFrame:
+    """The frame with its headers in the session's language, for the screen."""
+    return frame.rename(columns={c: _(h) if h else c for c, h in headers.items()})
 
 
 def merges_frame(lesson: Lesson) -> pd.DataFrame:
-    """One row per merge: the merges table a class copies down."""
+    """One row per merge: the merges table a class copies down. Where spaces are part of tokens
+    (sentence and byte level) the new token shows them as the token views do (` a` as `·a`)."""
+    visible = lesson.corpus.level != "word"
     return pd.DataFrame.from_records(
         [
             {
                 "merge": told.step.rank + 1,
                 "pair": pair_text(told.step.pair),
-                "new token": symbol_text(told.step.new_token),
+                "new token": shown(told.step.new_token, visible),
                 "count": told.step.count,
                 "pairs tied": told.step.ties,
                 "vocab size": told.step.vocab_size,
@@ -48,7 +69,7 @@ def overview_frame(lesson: Lesson) -> pd.DataFrame:
 
 
 def _choice(pair: tuple[str, str] | None) -> str:
-    return pair_text(pair) if pair is not None else "(stopped)"
+    return pair_text(pair) if pair is not None else _("(stopped)")
 
 
 def race_frame(view: RaceView) -> pd.DataFrame:

@@ -1,6 +1,6 @@
 """The Playground's bounds: how much text it tokenizes, shows in a table, keeps in a link.
 
-The README lists them (section "Bounds"); a test checks the two agree.
+docs/bounds.md lists them; a test checks the two agree.
 """
 
 MAX_TOKENIZE_CHARS = 100_000  # characters the Playground tokenizes (counts cover all of them)

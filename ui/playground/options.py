@@ -11,8 +11,9 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from ui.common.i18n import _
 from ui.common.page_state import KEEP
-from ui.playground.url_state import VIEWS
+from ui.playground.url_state import VIEW_NAMES, VIEWS
 
 
 @dataclass(frozen=True)
@@ -31,18 +32,19 @@ def view_options_ui(prefix: str, panels: int, large_type: bool = False) -> ViewC
         else st.columns([1.05, 1.35, 1.2, 1.2], vertical_alignment="center")
     )
     view = show.segmented_control(
-        "Show", VIEWS, key=f"{prefix}_view", persist_state=KEEP, label_visibility="collapsed",
-        help="What each token box shows: its text, its id, or its bytes in hex.",
+        _("Show"), VIEWS, key=f"{prefix}_view", persist_state=KEEP, label_visibility="collapsed",
+        format_func={v: _(name) for v, name in VIEW_NAMES.items()}.__getitem__,
+        help=_("What each token box shows: its text, its id, or its bytes in hex."),
     )
     return ViewChoice(
         view=view or "text",
-        visible_ws=ws.toggle("Visible whitespace (· → ↵)", key=f"{prefix}_ws", persist_state=KEEP),
+        visible_ws=ws.toggle(_("Visible whitespace (· → ↵)"), key=f"{prefix}_ws", persist_state=KEEP),
         allow_special=special.toggle(
-            "Encode special tokens", key=f"{prefix}_special", persist_state=KEEP,
-            help="Off: text like <|endoftext|> is read as ordinary text.",
+            _("Encode special tokens"), key=f"{prefix}_special", persist_state=KEEP,
+            help=_("Off: text like <|endoftext|> is read as ordinary text."),
         ),
         mark_disagreements=diff.toggle(
-            "Mark disagreements", key=f"{prefix}_diff", persist_state=KEEP, disabled=panels < 2,
-            help="Outline the tokens whose boundaries another tokenizer does not share.",
+            _("Mark disagreements"), key=f"{prefix}_diff", persist_state=KEEP, disabled=panels < 2,
+            help=_("Outline, in tokenizers A and B, the tokens the other one cuts differently."),
         ),
     )

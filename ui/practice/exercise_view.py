@@ -10,7 +10,9 @@ from __future__ import annotations
 import streamlit as st
 
 from tokenizer_core.lessons.practice import Blank, Exercise, blank_spans, quoted_code, with_markers
+from ui.common.i18n import _, ngettext, number
 from ui.common.page_state import KEEP
+from ui.practice.code_view import code_view
 from ui.practice.feedback import show_verdict
 from ui.practice.limits import MAX_ANSWER_CHARS
 
@@ -53,41 +55,44 @@ def init_state(exercises: tuple[Exercise, ...]) -> None:
 
 
 def _blank_box(ex: Exercise, n: int, blank: Blank) -> None:
-    kind = "an expression" if blank.mode == "expression" else "a statement"
-    st.text_input(f"Blank {n}", key=answer_key(ex.id, n), max_chars=MAX_ANSWER_CHARS,
+    kind = _("an expression") if blank.mode == "expression" else _("a statement")
+    st.text_input(_("Blank {n}", n=n), key=answer_key(ex.id, n), max_chars=MAX_ANSWER_CHARS,
                   placeholder=f"__{n}__: {kind}", persist_state=KEEP,
                   on_change=_check, args=(ex.id, n, blank))
-    check, hint, reveal = st.columns(3)
-    check.button("Check", key=f"pr_check_{ex.id}_{n}", on_click=_check, args=(ex.id, n, blank),
-                 width="stretch")
-    hint.button("Hint", key=f"pr_hint_{ex.id}_{n}", on_click=_hint, args=(ex.id, n),
-                width="stretch")
-    reveal.button("Answer", key=f"pr_reveal_{ex.id}_{n}", on_click=_reveal,
-                  args=(ex.id, n, blank), width="stretch")
+    # a row that wraps whole buttons, each as wide as its label: three equal columns split
+    # "Check" and "Answer" mid-word in presentation mode
+    with st.container(horizontal=True, gap="small"):
+        st.button(_("Check"), key=f"pr_check_{ex.id}_{n}", on_click=_check,
+                  args=(ex.id, n, blank))
+        st.button(_("Hint"), key=f"pr_hint_{ex.id}_{n}", on_click=_hint, args=(ex.id, n))
+        st.button(_("Answer"), key=f"pr_reveal_{ex.id}_{n}", on_click=_reveal,
+                  args=(ex.id, n, blank))
     shown = _feedback().get((ex.id, n))
     if shown is None:
         return
     if shown[0] == "verdict":
         show_verdict(shown[1])
     elif shown[0] == "hint":
-        st.info(f"Hint: {blank.hint}", icon="💡")
+        st.info(_("Hint: {hint}", hint=_(blank.hint)), icon="💡")
     else:
-        st.info("Here is the answer, as the code has it. Other ways of writing it that mean "
-                "the same are accepted too.", icon="📖")
+        st.info(_("Here is the answer, as the code has it. Other ways of writing it that mean "
+                  "the same are accepted too."), icon="📖")
 
 
 def exercise_section(ex: Exercise) -> None:
-    st.caption(ex.intro)
+    st.caption(_(ex.intro))  # the exercise data's own words, in the catalog (locales/babel.cfg)
     right = sum(1 for n, b in enumerate(ex.blanks, start=1)
                 if (f := _feedback().get((ex.id, n))) and f[0] == "verdict" and f[1].correct)
     code_column, answers_column = st.columns([3, 2])
     with code_column:
         names = ", ".join(f"`{s.qualname}`" for s in ex.sources)
         files = ", ".join(dict.fromkeys(s.module.replace(".", "/") + ".py" for s in ex.sources))
-        st.markdown(f"The real code of {names} ({files}), with {len(ex.blanks)} blanks:")
-        st.code(shown_code(ex.id, ex), language="python", line_numbers=True, wrap_lines=True)
+        st.markdown(ngettext("The real code of {names} ({files}), with {n} blank:",
+                             "The real code of {names} ({files}), with {n} blanks:",
+                             len(ex.blanks), names=names, files=files))
+        code_view(shown_code(ex.id, ex))
     with answers_column:
-        st.metric("Blanks right", f"{right} / {len(ex.blanks)}")
+        st.metric(_("Blanks right"), f"{number(right)} / {number(len(ex.blanks))}")
         for n, blank in enumerate(ex.blanks, start=1):
             with st.container(border=True, key=f"pr_box_{ex.id}_{n}"):
                 _blank_box(ex, n, blank)

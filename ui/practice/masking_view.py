@@ -30,7 +30,9 @@ from tokenizer_core.lessons.practice import (
     mask_code,
     quoted_code,
 )
+from ui.common.i18n import _, number
 from ui.common.page_state import KEEP
+from ui.practice.code_view import code_view
 from ui.practice.limits import MAX_KEPT_MASKS, MAX_MASK_ANSWER_CHARS, MAX_SEED
 
 MaskId = tuple[str, int, int]  # (exercise id, share, seed): everything that decides a mask
@@ -118,26 +120,28 @@ def _check(mask_id: MaskId, mask: Mask) -> None:
 
 
 def masking_section(exercises: dict[str, Exercise]) -> None:
-    st.caption("Hide a share of the code's identifiers, literals and operators (never keywords, "
-               "brackets, comments or the inside of a string) and fill them back in. The seed "
-               "decides the mask: give the class one seed and everyone gets the same blanks.")
-    pick, share_col, seed_col, shuffle_col = st.columns([3, 2, 2, 1.3],
+    st.caption(_("Hide a share of the code's identifiers, literals and operators (never "
+                 "keywords, brackets, comments or the inside of a string) and fill them back "
+                 "in. The seed decides the mask: give the class one seed and everyone gets the "
+                 "same blanks."))
+    pick, share_col, seed_col, shuffle_col = st.columns([2.6, 1.6, 2, 2.4],  # room for "Reshuffle"
                                                          vertical_alignment="bottom")
-    ex_id = pick.selectbox("Code", list(exercises), key="pr_mask_ex", persist_state=KEEP,
-                           format_func=lambda i: exercises[i].title)
-    share = share_col.selectbox("Hide", SHARES, key="pr_share", persist_state=KEEP,
+    ex_id = pick.selectbox(_("Code"), list(exercises), key="pr_mask_ex", persist_state=KEEP,
+                           format_func={i: _(e.title) for i, e in exercises.items()}.get)
+    share = share_col.selectbox(_("Hide"), SHARES, key="pr_share", persist_state=KEEP,
                                 format_func=lambda s: f"{s}%")
-    seed = seed_col.number_input("Seed", min_value=0, max_value=MAX_SEED, step=1, key="pr_seed",
-                                 persist_state=KEEP,
-                                 help="The same seed gives the same blanks on every screen.")
-    shuffle_col.button("Reshuffle", key="pr_reshuffle", on_click=_reshuffle, icon="🔀",
+    seed = seed_col.number_input(_("Seed"), min_value=0, max_value=MAX_SEED, step=1,
+                                 key="pr_seed", persist_state=KEEP,
+                                 help=_("The same seed gives the same blanks on every screen."))
+    shuffle_col.button(_("Reshuffle"), key="pr_reshuffle", on_click=_reshuffle, icon="🔀",
                        width="stretch")
     mask = masked(ex_id, share, int(seed), exercises[ex_id])
     mask_id = (ex_id, share, int(seed))
-    st.markdown(f"**{len(mask.slots)} blanks possible, {len(mask.hidden)} hidden** · seed "
-                f"**{int(seed)}**")
+    st.markdown(_("**{possible} blanks possible, {hidden} hidden** · seed **{seed}**",
+                  possible=len(mask.slots), hidden=len(mask.hidden), seed=int(seed)))
     code_column, answers_column = st.columns([3, 2])
-    code_column.code(mask.code, language="python", line_numbers=True, wrap_lines=True)
+    with code_column:
+        code_view(mask.code)
     _restore_boxes(mask_id, len(mask.hidden))
     with answers_column:
         for start in range(0, len(mask.hidden), COLUMNS):
@@ -148,19 +152,19 @@ def masking_section(exercises: dict[str, Exercise]) -> None:
                 row[offset].text_input(f"{n}", key=_box_key(mask_id, n),
                                        max_chars=MAX_MASK_ANSWER_CHARS,
                                        on_change=_keep_answer, args=(mask_id, n))
-        st.button("Check answers", key="pr_mask_check", type="primary", on_click=_check,
+        st.button(_("Check answers"), key="pr_mask_check", type="primary", on_click=_check,
                   args=(mask_id, mask))
     result = st.session_state.get(RESULT_KEY)
     if result and result[0] == mask_id:
         marks = result[1]
         with answers_column:
-            st.metric("Score", f"{sum(marks)} / {len(marks)}")
+            st.metric(_("Score"), f"{number(sum(marks))} / {number(len(marks))}")
             wrong = [str(n) for n, ok in enumerate(marks, start=1) if not ok]
             if wrong:
-                st.warning("Not yet: blanks " + ", ".join(wrong), icon="🤔")
+                st.warning(_("Not yet: blanks {blanks}", blanks=", ".join(wrong)), icon="🤔")
             else:
-                st.success("All correct!", icon="✅")
-    if mask.hidden and st.toggle("Show the answers", key="pr_mask_answers",
+                st.success(_("All correct!"), icon="✅")
+    if mask.hidden and st.toggle(_("Show the answers"), key="pr_mask_answers",
                                   persist_state=KEEP):
         answers_column.code("\n".join(f"{n}: {slot.text}"
                                       for n, slot in enumerate(mask.hidden, start=1)),

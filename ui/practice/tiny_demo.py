@@ -9,6 +9,7 @@ from tokenizer_core.lessons.tiny_tokenizer import TinyTokenizer
 from tokenizer_core.samples import sample_text
 from tokenizer_core.trainers.corpus import corpus_from_text
 from tokenizer_core.trainers.textbook import textbook_train
+from ui.common.i18n import _, number
 from ui.common.page_state import KEEP
 from ui.practice.limits import MAX_TINY_TEXT_CHARS
 
@@ -18,8 +19,13 @@ TRAINING_CHARS = 1_500
 DEFAULT_TEXT = "<|user|>the tokenizer<|endoftext|>"
 
 
-@st.cache_resource(show_spinner="Training the tiny tokenizer…")
 def tiny_tokenizer() -> TinyTokenizer:
+    with st.spinner(_("Training the tiny tokenizer…")):
+        return _tiny_tokenizer()
+
+
+@st.cache_resource(show_spinner=False)
+def _tiny_tokenizer() -> TinyTokenizer:
     """Trained once per server by the textbook loop (the first exercise's code)."""
     corpus = corpus_from_text(sample_text("english")[:TRAINING_CHARS], "byte")
     merges, _ = textbook_train(corpus, MERGES)
@@ -31,12 +37,13 @@ def init_state() -> None:
 
 
 def try_section() -> None:
-    with st.expander("Try this tokenizer", expanded=False):
+    with st.expander(_("Try this tokenizer"), expanded=False):
         tok = tiny_tokenizer()
-        st.caption(f"TinyTokenizer with {MERGES} merges learned by the textbook loop on the first "
-                   f"{TRAINING_CHARS:,} characters of the English sample, and the special tokens "
-                   + ", ".join(f"`{s}`" for s in SPECIALS) + ".")
-        text = st.text_input("Text", key="pr_tiny_text", max_chars=MAX_TINY_TEXT_CHARS,
+        st.caption(_("TinyTokenizer with {merges} merges learned by the textbook loop on the "
+                     "first {chars} characters of the English sample, and the special tokens "
+                     "{specials}.", merges=number(MERGES), chars=number(TRAINING_CHARS),
+                     specials=", ".join(f"`{s}`" for s in SPECIALS)))
+        text = st.text_input(_("Text"), key="pr_tiny_text", max_chars=MAX_TINY_TEXT_CHARS,
                              persist_state=KEEP)
         ids = tok.encode(text)
         st.code(f"encode(text) = {ids}\ndecode(encode(text)) == text: {tok.decode(ids) == text}",

@@ -10,6 +10,7 @@ from typing import Sequence
 
 from tokenizer_core.measure.sequences_windows import RANK_NAMES, Window
 from tokenizer_core.render import escape
+from ui.common.i18n import _
 
 BAND_COLOURS = ("#b9dcff", "#ffd28f", "#bdeeb4")
 BAND_CSS = """
@@ -43,28 +44,35 @@ def band_html(text: str, windows: Sequence[Window], limit: int) -> str:
             hi += 1
         while lo < hi and windows[lo].end <= a:
             lo += 1
-        covering = [k for k in range(lo, hi) if b <= windows[k].end]
-        out.append(_stretch(shown[a:b], covering, windows))
+        # subtle: starts and ends both come in order and every end is a cut, so the windows over
+        # [a, b) are exactly lo..hi: a range, never a list as long as the overlap is deep
+        out.append(_stretch(shown[a:b], range(lo, hi), windows))
     out.append("</div>")
     return "".join(out)
 
 
-def _stretch(piece: str, covering: list[int], windows: Sequence[Window]) -> str:
+def _stretch(piece: str, covering: range, windows: Sequence[Window]) -> str:
     body = escape(piece)
     if not covering:
         return body
     if len(covering) == 1:
         k = covering[0]
         w = windows[k]
-        title = f"window {k + 1}: tokens {w.first}–{w.stop - 1}, characters {w.start}–{w.end}"
+        title = _("window {k}: tokens {first}–{last}, characters {start}–{end}", k=k + 1,
+                  first=w.first, last=w.stop - 1, start=w.start, end=w.end)
         return f'<span style="background:{_colour(k)}" title="{escape(title)}">{body}</span>'
     colours = [_colour(k) for k in covering[:2]]
     # the top half in one window's colour, the bottom half in the next one's: read by both
     stripes = f"linear-gradient(180deg, {colours[0]} 0 50%, {colours[1]} 50% 100%)"
-    names = " and ".join(str(k + 1) for k in covering)
-    title = f"read twice: windows {names} overlap here"
+    if len(covering) == 2:
+        title = _("read twice: windows {a} and {b} overlap here", a=covering[0] + 1,
+                  b=covering[1] + 1)
+    else:
+        title = _("read {n} times: windows {a} to {b} overlap here", n=len(covering),
+                  a=covering[0] + 1, b=covering[-1] + 1)
     return f'<span class="ov" style="background:{stripes}" title="{escape(title)}">{body}</span>'
 
 
 def cut_name(window: Window) -> str:
-    return RANK_NAMES.get(window.cut, "token")
+    """Where a boundary window ends (token, word, sentence, paragraph), in the session's language."""
+    return _(RANK_NAMES.get(window.cut, "token"))

@@ -7,6 +7,13 @@ from typing import Sequence
 
 import plotly.graph_objects as go
 
+from ui.common.i18n import N_, _
+
+# The charts' titles, drawn by the page above each chart as HTML that wraps: a plotly title is
+# one line of SVG, cut at the edge of a half-width column at 1280 px. Said with _() there.
+WASTE_TITLE = N_("Share of computed tokens that are padding")
+HEATMAP_TITLE = N_("Tokens of compute wasted on padding, bucketed")
+
 
 def waste_chart(rows: list[tuple[str, int, float]]) -> go.Figure:
     """One line per way of batching: (batching, batch size, padding waste) rows, in order."""
@@ -15,12 +22,14 @@ def waste_chart(rows: list[tuple[str, int, float]]) -> go.Figure:
         mine = [r for r in rows if r[0] == name]
         figure.add_trace(go.Scatter(
             x=[r[1] for r in mine], y=[r[2] for r in mine], name=name, mode="lines+markers",
-            line=dict(color=colour), hovertemplate="batch size %{x}: %{y:.1%} padding<extra></extra>",
+            line=dict(color=colour),
+            hovertemplate=_("batch size {size}: {share} padding", size="%{x}", share="%{y:.1%}")
+            + "<extra></extra>",
         ))
-    figure.update_xaxes(type="log", tickvals=sorted({r[1] for r in rows}), title="batch size (rows)")
-    figure.update_yaxes(tickformat=".0%", rangemode="tozero", title="padding waste")
-    figure.update_layout(height=380, margin=dict(l=10, r=10, t=50, b=10),
-                         title="Share of computed tokens that are padding",
+    figure.update_xaxes(type="log", tickvals=sorted({r[1] for r in rows}),
+                        title=_("batch size (rows)"))
+    figure.update_yaxes(tickformat=".0%", rangemode="tozero", title=_("padding waste"))
+    figure.update_layout(height=380, margin=dict(l=10, r=10, t=20, b=10),
                          legend=dict(orientation="h", y=-0.25), plot_bgcolor="white")
     figure.update_xaxes(showgrid=True, gridcolor="#eee")
     figure.update_yaxes(showgrid=True, gridcolor="#eee")
@@ -48,16 +57,16 @@ def waste_heatmap(pads: dict[tuple[int, int], int], real: int, sizes: Sequence[i
         x=[str(s) for s in sizes], y=[str(w) for w in widths], z=z, customdata=share,
         text=[[_short(p) for p in row] for row in z], texttemplate="%{text}",
         textfont=dict(size=11), colorscale="Oranges", showscale=False, xgap=1, ygap=1,
-        hovertemplate="batch size %{x}, bucket width %{y}<br>%{z:,} pad tokens computed"
-        "<br>%{customdata:.1%} of all computed tokens<extra></extra>",
+        hovertemplate=_("batch size {size}, bucket width {width}<br>{pads} pad tokens computed"
+                        "<br>{share} of all computed tokens", size="%{x}", width="%{y}",
+                        pads="%{z:,}", share="%{customdata:.1%}") + "<extra></extra>",
     ))
     figure.add_trace(go.Scatter(
         x=[str(chosen[0])], y=[str(chosen[1])], mode="markers", hoverinfo="skip",
         marker=dict(symbol="square-open", size=26, color="#1b6ac9", line=dict(width=3)),
         showlegend=False,
     ))
-    figure.update_xaxes(type="category", title="batch size (rows)")
-    figure.update_yaxes(type="category", title="bucket width (tokens)")
-    figure.update_layout(height=380, margin=dict(l=10, r=10, t=50, b=10),
-                         title="Tokens of compute wasted on padding, bucketed", plot_bgcolor="white")
+    figure.update_xaxes(type="category", title=_("batch size (rows)"))
+    figure.update_yaxes(type="category", title=_("bucket width (tokens)"))
+    figure.update_layout(height=380, margin=dict(l=10, r=10, t=20, b=10), plot_bgcolor="white")
     return figure

@@ -23,8 +23,10 @@ from tokenizer_core.measure.sequences import (
 )
 from tokenizer_core.measure.sequences_batches import causal_mask, full_mask
 from tokenizer_core.tokens import Token
+from ui.common.i18n import N_, _, explain, number, percent
 from ui.common.page_state import KEEP
 from ui.common.safe_text import literal
+from ui.common.unicode_guard import REPLACEMENT, REPLACEMENT_NOTE
 from ui.sequences.grid import batch_grid, mask_grid
 from ui.sequences.limits import (
     MAX_BATCH_ROWS,
@@ -37,21 +39,22 @@ from ui.sequences.limits import (
 
 ALL_SPECIALS = [s for family in SPECIAL_FAMILIES.values() for s in family]
 
-# Each preset sets the boxes and the knobs that make its point.
+# Each preset sets the boxes and the knobs that make its point. Its English name is the value
+# (in links and lesson files); the Preset select shows it in the session's language.
 PRESETS: dict[str, dict[str, object]] = {
-    "Sentences of different lengths": {
+    N_("Sentences of different lengths"): {
         "sq_a": "Tokens become ids.\nA batch pads every row to the longest one in it.\n"
         "Short.\nThe attention mask tells the model which positions are padding.",
         "sq_b": "", "sq_template": "<bos> A <eos>", "sq_padding": "longest", "sq_allow": False,
         "sq_specials": ALL_SPECIALS,
     },
-    "Sentence pairs (a classifier)": {
+    N_("Sentence pairs (a classifier)"): {
         "sq_a": "A man is playing a guitar on stage.\nThe cat sat on the mat.",
         "sq_b": "Someone is making music.\nA dog is barking at the mailman outside.",
         "sq_template": "<cls> A <sep> B <sep>", "sq_padding": "longest", "sq_allow": False,
         "sq_specials": ALL_SPECIALS,
     },
-    "BERT's own pair input (bert-base-uncased)": {
+    N_("BERT's own pair input (bert-base-uncased)"): {
         "sq_tokenizer": "bert-base-uncased",
         "sq_a": "The cat sat on the mat.\nhello world",
         "sq_b": "A cat is sitting on a mat.",
@@ -59,13 +62,15 @@ PRESETS: dict[str, dict[str, object]] = {
         "sq_template": BERT_OWN_NAME, "sq_padding": "longest", "sq_allow": False,
         "sq_specials": [],
     },
-    "A chat with control tokens": {
+    N_("A chat with control tokens"): {
         "sq_a": "<system>You are a patient tutor.<human>What is a token?<assistant>A piece of "
         "text the model reads as one unit.\n<human>And padding?<assistant>Filler, masked out.",
         "sq_b": "", "sq_template": "<bos> A <eos>", "sq_padding": "max_length", "sq_allow": True,
         "sq_specials": ALL_SPECIALS,
     },
 }
+SIDES = (N_("right"), N_("left"))  # the values (in links) stay English; shown translated
+ATTENTIONS = (N_("full"), N_("causal"))
 DEFAULTS: dict[str, object] = {
     "sq_preset": "Sentences of different lengths", **PRESETS["Sentences of different lengths"],
     "sq_own": "", "sq_max_length": 24, "sq_truncate": True,
@@ -84,33 +89,42 @@ def _apply_preset() -> None:
 
 def _lines(key: str, label: str, help_text: str, column) -> list[str]:
     text = column.text_area(label, key=key, height=150, persist_state=KEEP, help=help_text)
+    if REPLACEMENT in text:
+        column.caption(REPLACEMENT_NOTE)
     if len(text) > MAX_SEQUENCE_CHARS:
-        column.warning(f"The box holds {len(text):,} characters; the page uses the first "
-                       f"{MAX_SEQUENCE_CHARS:,}. Your whole text stays in the box.", icon="✂️")
+        column.warning(_("The box holds {count} characters; the page uses the first {used}. "
+                         "Your whole text stays in the box.", count=number(len(text)),
+                         used=number(MAX_SEQUENCE_CHARS)), icon="✂️")
     lines = [line for line in text[:MAX_SEQUENCE_CHARS].split("\n") if line.strip()]
     if len(lines) > MAX_BATCH_ROWS:
-        column.caption(f"{len(lines):,} lines: the batch takes the first {MAX_BATCH_ROWS}.")
+        column.caption(_("{count} lines: the batch takes the first {rows}.",
+                         count=number(len(lines)), rows=number(MAX_BATCH_ROWS)))
     return lines[:MAX_BATCH_ROWS]
 
 
 def _specials(tokenizer: Tokenizer) -> dict[str, int] | None:
     chosen = st.multiselect(
-        "Special tokens", ALL_SPECIALS, key="sq_specials", persist_state=KEEP,
-        help="The lesson's families: structural " + ", ".join(SPECIAL_FAMILIES["structural"])
-        + "; functional " + ", ".join(SPECIAL_FAMILIES["functional"]) + "; control "
-        + ", ".join(SPECIAL_FAMILIES["control"]) + "; language and task tags "
-        + ", ".join(SPECIAL_FAMILIES["language and task"]) + ". Their ids follow the tokenizer's "
-        "vocabulary (a new tokenizer would give them the first ids).",
+        _("Special tokens"), ALL_SPECIALS, key="sq_specials", persist_state=KEEP,
+        help=_("The lesson's families: structural {structural}; functional {functional}; control "
+               "{control}; language and task tags {tags}. Their ids follow the tokenizer's "
+               "vocabulary (a new tokenizer would give them the first ids).",
+               structural=", ".join(SPECIAL_FAMILIES["structural"]),
+               functional=", ".join(SPECIAL_FAMILIES["functional"]),
+               control=", ".join(SPECIAL_FAMILIES["control"]),
+               tags=", ".join(SPECIAL_FAMILIES["language and task"])),
     )
-    own = st.text_input("Your own special tokens (comma separated)", key="sq_own",
+    own = st.text_input(_("Your own special tokens (comma separated)"), key="sq_own",
                         persist_state=KEEP, placeholder="<|user|>, <|end|>")
+    if REPLACEMENT in own:
+        st.caption(REPLACEMENT_NOTE)
     extra = [s.strip() for s in own.split(",") if s.strip()]
     if len(extra) > MAX_OWN_SPECIALS:
-        st.warning(f"{len(extra)} tokens of your own; the page takes the first {MAX_OWN_SPECIALS}.")
+        st.warning(_("{count} tokens of your own; the page takes the first {kept}.",
+                     count=number(len(extra)), kept=number(MAX_OWN_SPECIALS)))
     try:
         return special_set([*chosen, *extra[:MAX_OWN_SPECIALS]], first_id=tokenizer.vocab_size)
     except ValueError as error:
-        st.error(literal(str(error)), icon="⚠️")
+        st.error(literal(explain(error)), icon="⚠️")
         return None
 
 
@@ -132,56 +146,68 @@ def _with_own_specials(
 
 def _settings(specials: dict[str, int]) -> Settings:
     a, b, c, d = st.columns(4)
-    template = a.selectbox("Template", list(TEMPLATES), key="sq_template", persist_state=KEEP,
-                           help="Where the specials go; a pair gets type id 1 on its second part.")
-    truncate = b.toggle("Truncate", key="sq_truncate", persist_state=KEEP)
-    max_length = b.number_input("Max length", 1, MAX_INPUT_LENGTH, key="sq_max_length",
-                                persist_state=KEEP, help=f"1 to {MAX_INPUT_LENGTH:,} tokens, specials included.")
-    strategy = c.selectbox("Truncation strategy", STRATEGIES, key="sq_strategy", persist_state=KEEP,
-                           help="For pairs: cut the longer first, or only the first / second part. "
-                           "The end token is never cut: the room for specials is kept.")
-    padding = d.selectbox("Padding", PADDINGS, key="sq_padding", persist_state=KEEP,
-                          help="To the max length, or to the longest row of the batch.")
-    side = d.radio("Pad on the", ("right", "left"), key="sq_side", horizontal=True, persist_state=KEEP)
+    template = a.selectbox(_("Template"), list(TEMPLATES), key="sq_template", persist_state=KEEP,
+                           format_func=_,  # "<bos> A <eos>" stays; "BERT's own [CLS] [SEP]" is said
+                           help=_("Where the specials go; a pair gets type id 1 on its second "
+                                  "part."))
+    truncate = b.toggle(_("Truncate"), key="sq_truncate", persist_state=KEEP)
+    max_length = b.number_input(_("Max length"), 1, MAX_INPUT_LENGTH, key="sq_max_length",
+                                persist_state=KEEP,
+                                help=_("1 to {max} tokens, specials included.",
+                                       max=number(MAX_INPUT_LENGTH)))
+    strategy = c.selectbox(_("Truncation strategy"), STRATEGIES, key="sq_strategy",
+                           persist_state=KEEP,
+                           help=_("For pairs: cut the longer first, or only the first / second "
+                                  "part. The end token is never cut: the room for specials is "
+                                  "kept."))
+    padding = d.selectbox(_("Padding"), PADDINGS, key="sq_padding", persist_state=KEEP,
+                          help=_("To the max length, or to the longest row of the batch."))
+    side = d.radio(_("Pad on the"), SIDES, key="sq_side", horizontal=True, persist_state=KEEP,
+                   format_func=_)
     return Settings(TEMPLATES[template], int(max_length) if truncate or padding == "max_length" else None,
                     strategy, padding, side, specials.get("<pad>", specials.get("[PAD]", -1)))
 
 
 def model_input_section(tokenizer: Tokenizer) -> None:
-    st.selectbox("Preset", list(PRESETS), key="sq_preset", on_change=_apply_preset, persist_state=KEEP)
+    st.selectbox(_("Preset"), list(PRESETS), key="sq_preset", on_change=_apply_preset,
+                 persist_state=KEEP, format_func=_)
     left, right = st.columns(2)
-    first = _lines("sq_a", "Sequences, one per line", "Each line is one sequence of the batch.", left)
-    second = _lines("sq_b", "Second parts of pairs, one per line (optional)",
-                    "Line k pairs with line k on the left (a classifier's two sentences).", right)
+    first = _lines("sq_a", _("Sequences, one per line"),
+                   _("Each line is one sequence of the batch."), left)
+    second = _lines("sq_b", _("Second parts of pairs, one per line (optional)"),
+                    _("Line k pairs with line k on the left (a classifier's two sentences)."),
+                    right)
     specials = _specials(tokenizer)
-    allow = st.toggle("Read special-token strings in my text as special tokens", key="sq_allow",
-                      persist_state=KEEP,
-                      help="Off: a special string in your text is refused (a user could forge a "
-                      "turn of the conversation). On: each becomes one token, never split.")
+    allow = st.toggle(_("Read special-token strings in my text as special tokens"),
+                      key="sq_allow", persist_state=KEEP,
+                      help=_("Off: a special string in your text is refused (a user could forge "
+                             "a turn of the conversation). On: each becomes one token, never "
+                             "split."))
     if specials is None:
         return
     specials, missing = _with_own_specials(tokenizer, specials)
     settings = _settings(specials)  # drawn first, so a template this tokenizer lacks can be changed
     if missing:
-        st.error(f"The template uses {' and '.join(missing)}, the model's own special tokens, "
-                 f"which {literal(tokenizer.name)} does not have: pick BERT base uncased.",
-                 icon="⚠️")
+        st.error(_("The template uses {tokens}, the model's own special tokens, which {name} "
+                   "does not have: pick BERT base uncased.", tokens=_(" and ").join(missing),
+                   name=literal(tokenizer.name)), icon="⚠️")
         return
     if settings.padding != "none" and settings.pad_id < 0:
-        st.error("Padding needs a pad token: add <pad> to the special tokens.", icon="⚠️")
+        st.error(_("Padding needs a pad token: add <pad> to the special tokens."), icon="⚠️")
         return
     if not first:
-        st.info("Type at least one sequence.", icon="👆")
+        st.info(_("Type at least one sequence."), icon="👆")
         return
     try:
         rows, labels = _rows(tokenizer, first, second, specials, settings, allow)
     except DisallowedSpecialToken as error:
-        st.error(literal(f"Your text holds the special token {error.token!r} at character "
-                         f"{error.position}. Turn on the switch above to read it as a special "
-                         "token, or edit it out; nothing was encoded."), icon="⚠️")
+        st.error(literal(_("Your text holds the special token {token} at character {position}. "
+                           "Turn on the switch above to read it as a special token, or edit it "
+                           "out; nothing was encoded.", token=repr(error.token),
+                           position=error.position)), icon="⚠️")
         return
     except ValueError as error:
-        st.error(literal(str(error)), icon="⚠️")
+        st.error(literal(explain(error)), icon="⚠️")
         return
     _draw(rows, labels, settings)
 
@@ -220,31 +246,34 @@ def _draw(rows: list[Encoded], labels: dict[int, str], settings: Settings) -> No
     pads = sum(r.padding for r in rows)
     total = sum(len(r) for r in rows)
     a, b, c, d = st.columns(4)
-    a.metric("Sequences", len(rows))
-    b.metric("Positions per row", max(len(r) for r in rows))
-    c.metric("Special tokens", total - real - pads)
-    d.metric("Padding", f"{pads} ({pads / total:.0%})" if total else "0")
-    show_ids = st.toggle("Show ids instead of text", key="sq_ids", persist_state=KEEP)
+    a.metric(_("Sequences"), number(len(rows)))
+    b.metric(_("Positions per row"), number(max(len(r) for r in rows)))
+    c.metric(_("Special tokens"), number(total - real - pads))
+    d.metric(_("Padding"), f"{number(pads)} ({percent(pads / total, 0)})" if total else "0")
+    show_ids = st.toggle(_("Show ids instead of text"), key="sq_ids", persist_state=KEEP)
     st.html(batch_grid(rows, labels, settings.pad_id, show_ids, MAX_GRID_COLUMNS))
     widest = max(len(r) for r in rows)
     if widest > MAX_GRID_COLUMNS:
-        st.caption(f"Rows are {widest:,} positions long; the grid draws the first {MAX_GRID_COLUMNS}.")
-    st.caption("Dark: special tokens. Hatched: padding (attention mask 0). Hover a cell for its "
-               "token, id, position, type id and mask value.")
-    with st.expander("Attention mask as a grid: who sees whom"):
+        st.caption(_("Rows are {count} positions long; the grid draws the first {shown}.",
+                     count=number(widest), shown=number(MAX_GRID_COLUMNS)))
+    st.caption(_("Dark: special tokens. Hatched: padding (attention mask 0). Hover a cell for "
+                 "its token, id, position, type id and mask value."))
+    with st.expander(_("Attention mask as a grid: who sees whom")):
         if st.session_state.get("sq_mask_row", 1) not in range(1, len(rows) + 1):
             st.session_state["sq_mask_row"] = 1  # the batch shrank under the kept choice
-        n = st.selectbox("Sequence", range(1, len(rows) + 1), key="sq_mask_row",
+        n = st.selectbox(_("Sequence"), range(1, len(rows) + 1), key="sq_mask_row",
                          persist_state=KEEP)
-        kind = st.radio("Attention", ("full", "causal"), key="sq_attention", horizontal=True,
-                        persist_state=KEEP, help="full: an encoder (BERT); causal: a decoder (GPT) "
-                        "sees only itself and what came before.")
+        kind = st.radio(_("Attention"), ATTENTIONS, key="sq_attention", horizontal=True,
+                        persist_state=KEEP, format_func=_,
+                        help=_("full: an encoder (BERT); causal: a decoder (GPT) sees only "
+                               "itself and what came before."))
         row = rows[int(n or 1) - 1]
         mask = (full_mask if kind == "full" else causal_mask)(row.attention_mask[:MAX_MASK_CELLS])
-        names = ["pad" if m == 0 else labels.get(i, str(i)) for i, m in
+        names = [_("pad") if m == 0 else labels.get(i, str(i)) for i, m in
                  zip(row.ids[:MAX_MASK_CELLS], row.attention_mask)]
         st.html(mask_grid(mask, names))
         if len(row) > MAX_MASK_CELLS:
-            st.caption(f"The first {MAX_MASK_CELLS} of {len(row)} positions.")
-        st.caption("Blue: the row's token may attend to the column's token. Padding attends "
-                   "to nothing and nothing attends to it.")
+            st.caption(_("The first {shown} of {count} positions.", shown=number(MAX_MASK_CELLS),
+                         count=number(len(row))))
+        st.caption(_("Blue: the row's token may attend to the column's token. Padding attends "
+                     "to nothing and nothing attends to it."))

@@ -10,13 +10,14 @@ Leaves out: the upload boxes themselves (a file is not a value) and which expand
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 import streamlit as st
 
 from tokenizer_core.measure.sequences import PADDINGS, STRATEGIES, TEMPLATES
 from tokenizer_core.measure.sequences_chat import FORMATS, OWN_FORMATS
 from ui.common import catalog
+from ui.common.i18n import N_, _, number
 from ui.common.limits import MAX_LESSON_VALUE_CHARS, MAX_LINK_CHOICE_CHARS, MAX_LINK_DIGITS
 from ui.common.page_state import first_visit, write_link
 from ui.common.query_params import LinkReader, quoted
@@ -41,7 +42,8 @@ from ui.sequences.limits import (
 from ui.sequences.windows import MODES, SOURCES
 
 PAGE = "sequences"
-TABS = ["Model input", "Long text", "Batching", "Chat templates"]
+# The tabs' English names are the link's values (?sq_tab=Batching); shown in the session's language.
+TABS = [N_("Model input"), N_("Long text"), N_("Batching"), N_("Chat templates")]
 UPLOADED = "Uploaded: "  # the batching corpus radio's label for an upload: "Uploaded: <file name>"
 
 # Every choice the page offers, by session key (the link's name for it).
@@ -102,14 +104,14 @@ def read_link() -> str | None:
 def parse_price(value: str) -> float:
     """A price as the page writes it (`2.5`, `0`): ASCII digits and at most one point."""
     if len(value) > MAX_LINK_DIGITS:
-        raise ValueError(f"it has {len(value):,} characters, and a price here has at most "
-                         f"{MAX_LINK_DIGITS}")
+        raise ValueError(_("it has {count} characters, and a price here has at most {max}",
+                           count=number(len(value)), max=number(MAX_LINK_DIGITS)))
     digits = value.replace(".", "", 1)
     if not (digits and digits.isascii() and digits.isdigit()):
-        raise ValueError("it is not a number written with the digits 0-9 and a point")
+        raise ValueError(_("it is not a number written with the digits 0-9 and a point"))
     price = float(value)
     if price > MAX_PRICE:
-        raise ValueError(f"it is over {MAX_PRICE:,}")
+        raise ValueError(_("it is over {max}", max=number(MAX_PRICE)))
     return price
 
 
@@ -120,8 +122,9 @@ def _read_price(link: LinkReader, default: float) -> float:
     try:
         return parse_price(value)
     except ValueError as why:  # the reader's own wording, for a value it has no reader for
-        link.notes.append(f"This link's `sq_c_price` value “{literal(quoted(value))}” was not "
-                          f"used: {literal(str(why))}. Showing {default:g} instead.")
+        link.notes.append(_("This link's `sq_c_price` value “{value}” was not used: {why}. "
+                            "Showing {default} instead.", value=literal(quoted(value)),
+                            why=literal(str(why)), default=f"{default:g}"))
         return float(default)
 
 
@@ -131,7 +134,7 @@ def _read_corpus(link: LinkReader) -> None:
     upload = link.read_text("sq_b_upload_text", "", max_chars=0,
                             file_max_chars=MAX_BATCH_CORPUS_CHARS)
     if upload:
-        name = link.read_text("sq_b_upload_name", "lesson file",
+        name = link.read_text("sq_b_upload_name", _("lesson file"),
                                max_chars=MAX_LINK_CHOICE_CHARS)
         state["sq_b_uploaded"] = (name, upload)
     uploaded = state.get("sq_b_uploaded")
@@ -152,12 +155,14 @@ def link_value(value: object) -> object:
     return value
 
 
-def save_link() -> None:
+def save_link(english_tab: Callable[[str], str] = str) -> None:
     """Every knob into the link; text boxes up to the link's bound, all of them (and an
-    uploaded corpus) whole into the screen a lesson file saves."""
+    uploaded corpus) whole into the screen a lesson file saves. `english_tab`: the open tab's
+    English name (the link's value) from the name shown."""
     state = st.session_state
-    keys = ["sq_tab", *CHOICES, *NUMBERS, *FLAGS, "sq_specials", "sq_c_price", "sq_b_corpus"]
-    params = {key: link_value(state.get(key)) for key in keys}
+    keys = [*CHOICES, *NUMBERS, *FLAGS, "sq_specials", "sq_c_price", "sq_b_corpus"]
+    params = {"sq_tab": link_value(english_tab(state["sq_tab"])) if state.get("sq_tab") else None,
+              **{key: link_value(state.get(key)) for key in keys}}
     whole: dict[str, str] = {}
     for key in TEXTS:
         text = state.get(key)

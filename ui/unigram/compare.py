@@ -14,6 +14,7 @@ from tokenizer_core.models.unigram import UNK_TOKEN
 from tokenizer_core.models.wordpiece import UNK_TOKEN as WORDPIECE_UNK
 from tokenizer_core.models.wordpiece import WordPieceTokenizer
 from tokenizer_core.render import escape
+from ui.common.i18n import _, current_language, explain, number, say
 from ui.common.page_state import KEEP
 from ui.common.safe_text import literal
 from ui.unigram import data
@@ -41,7 +42,8 @@ COMPARE_CSS = """
 def _cell(result: Cut) -> str:
     """One cut as HTML: each piece a chip, then ✔ or ✘ for the round trip; every text escaped."""
     if result.error:
-        return f'<span class="refused" title="{escape(result.error)}">⛔ refused (hover: why)</span>'
+        refused = _("⛔ refused (hover: why)")
+        return f'<span class="refused" title="{escape(result.error)}">{escape(refused)}</span>'
     chips = "".join(f'<span class="ugp{" unk" if p in UNKNOWN else ""}">{escape(p)}</span>'
                     for p in result.pieces)
     if result.round_trip:
@@ -58,7 +60,8 @@ def cuts_html(tokenizers: dict[str, Tokenizer], examples: list[tuple[str, str]])
         cells = "".join(f"<td>{_cell(cut(t, text))}</td>" for t in tokenizers.values())
         rows.append(f"<tr><td><b>{escape(text)}</b><br><small>{escape(what)}</small></td>"
                     f"{cells}</tr>")
-    return (f'<table class="ugcmp"><thead><tr><th>text</th>{head}</tr></thead>'
+    text_head = escape(_("text"))
+    return (f'<table class="ugcmp"><thead><tr><th>{text_head}</th>{head}</tr></thead>'
             f"<tbody>{''.join(rows)}</tbody></table>")
 
 
@@ -73,58 +76,65 @@ def frame_html(frame: pd.DataFrame) -> str:
 def table_frame(rows: list[Row]) -> pd.DataFrame:
     """The lesson's comparison table, one row per tokenizer, from the probes."""
     return pd.DataFrame({
-        "tokenizer": [r.name for r in rows],
-        "how the vocabulary is chosen": [r.criterion for r in rows],
-        "spaces": [r.spaces.describe() for r in rows],
-        "subword marker": [r.marker_meaning + (f" ({r.marker_pieces:,} pieces)"
-                                               if r.marker_pieces else "") for r in rows],
-        "a character never seen (ꙮ)": [r.unseen for r in rows],
-        "decode(encode(x)) == x": [f"{r.round_trips} of {r.examples} examples" for r in rows],
+        _("tokenizer"): [r.name for r in rows],
+        _("how the vocabulary is chosen"): [r.criterion for r in rows],
+        _("spaces"): [r.spaces.describe(say) for r in rows],
+        _("subword marker"): [r.said_marker_meaning(say) + (
+            _(" ({n} pieces)", n=number(r.marker_pieces)) if r.marker_pieces else "")
+            for r in rows],
+        _("a character never seen (ꙮ)"): [r.unseen for r in rows],
+        "decode(encode(x)) == x": [_("{passed} of {n} examples", passed=number(r.round_trips),
+                                     n=number(r.examples)) for r in rows],
     })
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
-def comparison(corpus: str, vocab_size: int, shrink_share: float,
-               word: str) -> tuple[str, pd.DataFrame, tuple[str, str]]:
+def comparison(corpus: str, vocab_size: int, shrink_share: float, word: str,
+               lang: str) -> tuple[str, pd.DataFrame, tuple[str, str]]:
     tokenizers = data.contenders(corpus, vocab_size, shrink_share)
-    examples = list(EXAMPLES) + ([(word, "your word")] if word else [])
+    examples = [(text, _(what)) for text, what in EXAMPLES] + (
+        [(word, _("your word"))] if word else [])
     known = data.known_words(corpus)
-    rows = [compare_row(name, t, [text for text, _ in examples], known)
+    rows = [compare_row(name, t, [text for text, _what in examples], known, say)
             for name, t in tokenizers.items()]
     return cuts_html(tokenizers, examples), table_frame(rows), known
 
 
 def compare_ui(settings: Settings) -> None:
-    st.text_input("Your own word (or short text)", key="ug_word", persist_state=KEEP,
-                  help=f"Up to {MAX_COMPARE_CHARS} characters, cut by all five beside the "
-                  "lesson's examples.")
+    st.text_input(_("Your own word (or short text)"), key="ug_word", persist_state=KEEP,
+                  help=_("Up to {n} characters, cut by all five beside the lesson's examples.",
+                         n=number(MAX_COMPARE_CHARS)))
     word = str(st.session_state.get("ug_word", "")).strip()
     if len(word) > MAX_COMPARE_CHARS:
-        st.error(f"Your word has {len(word):,} characters; this table takes up to "
-                 f"{MAX_COMPARE_CHARS}. Shorten it: your text is kept.", icon="⚠️")
+        st.error(_("Your word has {chars} characters; this table takes up to {bound}. Shorten "
+                   "it: your text is kept.", chars=number(len(word)),
+                   bound=number(MAX_COMPARE_CHARS)), icon="⚠️")
         word = ""
     try:
-        cuts, table, known = comparison(settings.corpus, settings.vocab_size,
-                                        settings.shrink_share, word)
+        with st.spinner(_("Training BPE, WordPiece and SentencePiece…")):
+            cuts, table, known = comparison(settings.corpus, settings.vocab_size,
+                                            settings.shrink_share, word, current_language())
     except ValueError as error:
-        st.error(f"These tokenizers cannot be trained: {literal(str(error))}", icon="⚠️")
+        st.error(_("These tokenizers cannot be trained: {reason}",
+                   reason=literal(explain(error))), icon="⚠️")
         return
-    st.subheader("How each cuts the same text")
-    st.caption("All trained on the same corpus at about the same vocabulary size (SentencePiece "
-               "gets its 256 byte pieces and 5 specials on top). ✔: decode(encode(x)) == x, "
-               "checked now; ✘: decoding gives something else back. Pieces as each model holds "
-               "them: `</w>` ends a BPE word, `##` continues a WordPiece word, `▁` is a space.")
+    st.subheader(_("How each cuts the same text"))
+    st.caption(_("All trained on the same corpus at about the same vocabulary size "
+                 "(SentencePiece gets its 256 byte pieces and 5 specials on top). ✔: "
+                 "decode(encode(x)) == x, checked now; ✘: decoding gives something else back. "
+                 "Pieces as each model holds them: `</w>` ends a BPE word, `##` continues a "
+                 "WordPiece word, `▁` is a space."))
     st.html(f"<style>{COMPARE_CSS}</style>{cuts}")
-    st.subheader("The lesson's comparison table, probed")
-    st.caption(f"Every cell but the first is measured on the trained tokenizers: the marker "
-               f"from their vocabularies, spaces by encoding “{known[0]} {known[1]}” and "
-               f"“ {known[0]}  {known[1]}” and decoding, the unseen character by encoding it, "
-               "reversibility on the examples above. The first column is read from what "
-               "training made (a vocabulary does not say how it was chosen).")
+    st.subheader(_("The lesson's comparison table, probed"))
+    st.caption(_("Every cell but the first is measured on the trained tokenizers: the marker "
+                 "from their vocabularies, spaces by encoding “{a} {b}” and “ {a}  {b}” and "
+                 "decoding, the unseen character by encoding it, reversibility on the examples "
+                 "above. The first column is read from what training made (a vocabulary does "
+                 "not say how it was chosen).", a=known[0], b=known[1]))
     st.html(frame_html(table))
-    st.subheader("The lesson's WordPiece vocabulary")
+    st.subheader(_("The lesson's WordPiece vocabulary"))
     lesson = WordPieceTokenizer.from_vocab(["[UNK]", *LESSON_VOCAB], name="lesson WordPiece")
     pieces = cut(lesson, "unbelievable").pieces
-    st.markdown(f"Vocabulary `{LESSON_VOCAB}` (plus `[UNK]`) encodes **unbelievable** as "
-                f"**{literal(' '.join(pieces))}**: greedy longest match first, `##` marking "
-                "pieces that continue a word.")
+    st.markdown(_("Vocabulary `{vocab}` (plus `[UNK]`) encodes **unbelievable** as "
+                  "**{pieces}**: greedy longest match first, `##` marking pieces that continue "
+                  "a word.", vocab=LESSON_VOCAB, pieces=literal(" ".join(pieces))))

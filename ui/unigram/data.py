@@ -26,6 +26,7 @@ from tokenizer_core.reference.sentencepiece_models import train_sentencepiece
 from tokenizer_core.trainers.unigram import UnigramTraining, train_unigram
 from tokenizer_core.trainers.wordpiece import bert_word_counts
 from ui.common.cancel import cancel_check, throttled
+from ui.common.i18n import _, number
 from ui.unigram.source import corpus_text
 
 # SentencePiece's vocabulary also holds pad/unk/bos/eos, the `\n` piece and 256 byte pieces
@@ -42,11 +43,12 @@ def training_of(corpus: str, vocab_size: int, shrink_share: float) -> UnigramTra
     """Our Unigram, trained on the corpus's words (`▁word`), a bar moving round by round the one
     time it really trains (the bar is made here: a cached function replays the elements it
     makes, and may not touch one made outside). ValueError: the size cannot be met."""
-    bar = st.progress(0.0, text="Training our Unigram: seeding and re-estimating…")
+    bar = st.progress(0.0, text=_("Training our Unigram: seeding and re-estimating…"))
 
     def update(done: int, total: int) -> None:
         bar.progress(min(done / max(total, 1), 1.0),
-                     text=f"Training our Unigram: round {done} of about {total}")
+                     text=_("Training our Unigram: round {done} of about {total}",
+                            done=number(done), total=number(total)))
 
     try:
         return train_unigram(word_corpus(corpus), vocab_size, shrink_share=shrink_share,
@@ -60,7 +62,7 @@ def model_of(corpus: str, vocab_size: int, shrink_share: float) -> UnigramModel:
     return training_of(corpus, vocab_size, shrink_share).model("Unigram (ours)")
 
 
-@st.cache_resource(max_entries=6, show_spinner="Training BPE, WordPiece and SentencePiece…")
+@st.cache_resource(max_entries=6, show_spinner=False)  # the page shows a spinner around it
 def contenders(corpus: str, vocab_size: int, shrink_share: float) -> dict[str, Tokenizer]:
     """The four (five: SentencePiece trains both kinds) on the same corpus, about the same size.
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from tokenizer_core.samples import english_reference_corpus, sample_text
+from ui.common.i18n import N_, _, number, percent
 from ui.common.page_state import KEEP, first_visit, write_link
 from ui.common.query_params import LinkReader
 from ui.unigram.limits import (
@@ -31,17 +32,27 @@ from ui.unigram.limits import (
 
 PAGE = "unigram"
 SAMPLES = ("english", "chinese", "code", "emoji")
-CORPORA: dict[str, str] = {
-    "samples": "All four samples together",
-    "english": "Sample · English prose",
-    "chinese": "Sample · Chinese prose",
-    "code": "Sample · Python code",
-    "emoji": "Sample · Emoji chat",
-    "reference": f"English reference (Python's docs, first {MAX_CORPUS_CHARS // 1000} KB)",
+CORPORA: dict[str, str] = {  # English labels, translated where shown (corpus_label)
+    "samples": N_("All four samples together"),
+    "english": N_("Sample · English prose"),
+    "chinese": N_("Sample · Chinese prose"),
+    "code": N_("Sample · Python code"),
+    "emoji": N_("Sample · Emoji chat"),
+    "reference": N_("English reference (Python's docs, first {kb} KB)"),
 }
-TABS = ["🔻 Shrinking vocabulary", "🕸️ Lattice & Viterbi", "⚖️ Four tokenizers"]
+
+
+def corpus_label(corpus: str) -> str:
+    """A corpus's name in the session's language."""
+    return _(CORPORA[corpus], kb=number(MAX_CORPUS_CHARS // 1000))
+# The lattice's first word: at the default settings three cuts of three pieces come within two
+# nats of each other (▁ ve ry, ▁v e ry, ▁v er y), and greedy longest-first would take the third:
+# the choice Viterbi makes is the lesson. ("unbelievable" fell into 11 pieces, nearly letters.)
+DEFAULT_WORD = "very"
+# The tabs' English names: the link's ug_tab value (the page shows them translated)
+TABS = [N_("🔻 Shrinking vocabulary"), N_("🕸️ Lattice & Viterbi"), N_("⚖️ Four tokenizers")]
 DEFAULTS: dict[str, object] = {
-    "ug_corpus": "samples", "ug_vocab": 800, "ug_share": 0.25, "ug_text": "unbelievable",
+    "ug_corpus": "samples", "ug_vocab": 800, "ug_share": 0.25, "ug_text": DEFAULT_WORD,
     "ug_alpha": 0.5, "ug_seed": 1, "ug_word": "tokenization",
 }
 
@@ -87,8 +98,21 @@ def _read_link(link: LinkReader) -> None:
     state["ug_word"] = link.read_text("ug_word", state["ug_word"], max_chars=MAX_COMPARE_CHARS)
 
 
+def tab_labels() -> list[str]:
+    return [_(t) for t in TABS]
+
+
 def first_tab(link: LinkReader | None) -> str | None:
-    return link.read_choice("ug_tab", {t: t for t in TABS}, TABS[0]) if link else None
+    """The tab a link opens (its English name, as the link holds it), None after the first
+    visit."""
+    if not link:
+        return None
+    return link.read_choice("ug_tab", {t: t for t in TABS}, TABS[0])
+
+
+def english_tab(shown: object) -> object:
+    """The open tab's English name, for the link (the page shows it translated)."""
+    return dict(zip(tab_labels(), TABS)).get(shown, shown)  # type: ignore[arg-type]
 
 
 def save_link() -> None:
@@ -97,7 +121,7 @@ def save_link() -> None:
     params = {
         "ug_corpus": state.get("ug_corpus"), "ug_vocab": state.get("ug_vocab"),
         "ug_share": str(state.get("ug_share")), "ug_alpha": str(state.get("ug_alpha")),
-        "ug_seed": state.get("ug_seed"), "ug_tab": state.get("ug_tab"),
+        "ug_seed": state.get("ug_seed"), "ug_tab": english_tab(state.get("ug_tab")),
     }
     for key, bound in (("ug_text", MAX_LATTICE_CHARS), ("ug_word", MAX_COMPARE_CHARS)):
         text = state.get(key)
@@ -108,26 +132,29 @@ def save_link() -> None:
 
 def check_vocab(vocab: object) -> str | None:
     if not isinstance(vocab, int) or vocab < MIN_VOCAB:
-        return f"Ask for at least {MIN_VOCAB} pieces."
+        return _("Ask for at least {n} pieces.", n=number(MIN_VOCAB))
     if vocab > MAX_VOCAB:
-        return (f"{vocab:,} pieces is over this page's bound of {MAX_VOCAB:,}: every round is "
-                f"kept and trained while you wait. Ask for {MAX_VOCAB:,} or fewer (the command "
-                "line `python -m tokenizer_core train --algorithm unigram` goes further).")
+        return _("{vocab} pieces is over this page's bound of {bound}: every round is kept and "
+                 "trained while you wait. Ask for {bound} or fewer (the command line "
+                 "`python -m tokenizer_core train --algorithm unigram` goes further).",
+                 vocab=number(vocab), bound=number(MAX_VOCAB))
     return None
 
 
 def settings_ui() -> Settings:
     """Corpus, vocabulary size and shrink share; returns what to train."""
     left, vocab_col, share_col = st.columns([3, 1.4, 2])
-    corpus = left.selectbox("Corpus", list(CORPORA), key="ug_corpus", format_func=CORPORA.get,
-                            persist_state=KEEP)
+    corpus = left.selectbox(_("Corpus"), list(CORPORA), key="ug_corpus",
+                            format_func=corpus_label, persist_state=KEEP)
     # no min/max: every number reaches check_vocab, whose message is about the number shown
-    vocab = vocab_col.number_input("Vocabulary size", step=50, key="ug_vocab", persist_state=KEEP,
-                                   help=f"Pieces kept at the end, <unk> included: {MIN_VOCAB} to "
-                                   f"{MAX_VOCAB:,}. Training starts from 4x as many.")
+    vocab = vocab_col.number_input(_("Vocabulary size"), step=50, key="ug_vocab",
+                                   persist_state=KEEP,
+                                   help=_("Pieces kept at the end, <unk> included: {low} to "
+                                          "{high}. Training starts from 4x as many.",
+                                          low=number(MIN_VOCAB), high=number(MAX_VOCAB)))
     share = share_col.select_slider(
-        "Pruned per round", SHRINK_SHARES, key="ug_share", persist_state=KEEP,
-        format_func=lambda s: f"{s:.0%}",
-        help="The share of the vocabulary removed each round: the pieces whose removal costs "
-        "the corpus likelihood least. Single characters are always kept.")
+        _("Pruned per round"), SHRINK_SHARES, key="ug_share", persist_state=KEEP,
+        format_func=lambda s: percent(s, 0),
+        help=_("The share of the vocabulary removed each round: the pieces whose removal costs "
+               "the corpus likelihood least. Single characters are always kept."))
     return Settings(corpus, int(vocab), float(share), check_vocab(vocab))

@@ -25,12 +25,24 @@ from tokenizer_core.models.unigram import (
     ViterbiTrace,
     viterbi_textbook,
 )
+from ui.common.i18n import _, current_language, ngettext, number
 from ui.common.page_state import KEEP
 from ui.common.safe_text import literal
 from ui.unigram import data
 from ui.unigram.lattice import dp_frame, lattice_figure
 from ui.unigram.limits import ALPHAS, MAX_LATTICE_CHARS, MAX_SEED, NBEST
 from ui.unigram.source import Settings
+from ui.unigram.tables import table_height
+
+
+def nbest_columns() -> dict:
+    return {
+        _("rank"): st.column_config.NumberColumn(width="small"),
+        _("segmentation"): st.column_config.TextColumn(width="large"),
+        "log p": st.column_config.NumberColumn(width="small", format="%.3f"),
+        "p": st.column_config.TextColumn(width="small"),
+        "tokens": st.column_config.NumberColumn(width="small"),
+    }
 
 
 @dataclass(frozen=True)
@@ -63,18 +75,19 @@ def build_view(model: UnigramModel, text: str, big: bool = False) -> LatticeView
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def view_of(corpus: str, vocab_size: int, shrink_share: float, text: str, big: bool) -> LatticeView:
+def view_of(corpus: str, vocab_size: int, shrink_share: float, text: str, big: bool,
+            lang: str) -> LatticeView:
     return build_view(data.model_of(corpus, vocab_size, shrink_share), text, big)
 
 
 def check_text(text: str) -> tuple[str, str] | None:
     """(kind, message) when the text cannot be drawn: empty, or over the bound."""
     if not text.split():
-        return "info", "Type a word or a short text above to see its lattice."
+        return "info", _("Type a word or a short text above to see its lattice.")
     if len(text) > MAX_LATTICE_CHARS:
-        return "error", (f"Your text has {len(text):,} characters; the lattice draws up to "
-                         f"{MAX_LATTICE_CHARS} (every position is a column). Shorten it: your "
-                         "text is kept.")
+        return "error", _("Your text has {chars} characters; the lattice draws up to {bound} "
+                          "(every position is a column). Shorten it: your text is kept.",
+                          chars=number(len(text)), bound=number(MAX_LATTICE_CHARS))
     return None
 
 
@@ -86,29 +99,31 @@ def _shortcut_note(note: ShortcutNote) -> None:
     """The lesson's shortcut, where it really differs on this text."""
     lesson = note.lesson
     if note.agreement == "same":
-        st.caption("The lesson's `viterbi_segment` (dp starts at 0, \"0 means unset\") finds the "
-                   "same path here: every position is reachable and every score is below 0.")
+        st.caption(_("The lesson's `viterbi_segment` (dp starts at 0, \"0 means unset\") finds "
+                     "the same path here: every position is reachable and every score is below "
+                     "0."))
         return
     if note.agreement == "breaks":
         phantoms = ", ".join(str(i) for i in lesson.phantoms[:8])
-        st.warning(
-            f"**The lesson's \"0 means unset\" shortcut breaks on this text.** No piece of the "
-            f"vocabulary reaches position(s) {phantoms}: a character it never saw. The lesson "
-            f"leaves dp = 0 there, which reads as probability 1, so the path through it looks "
-            f"best; walking back it meets back[{lesson.broken_at}] = None and fails. Ours starts "
-            f"unset positions at −∞ and spells an unseen character with `<unk>`: "
-            f"{literal(_cut(note.ours))}. Compare the two dp columns in the table.", icon="⚠️")
+        st.warning(_(
+            "**The lesson's \"0 means unset\" shortcut breaks on this text.** No piece of the "
+            "vocabulary reaches position(s) {phantoms}: a character it never saw. The lesson "
+            "leaves dp = 0 there, which reads as probability 1, so the path through it looks "
+            "best; walking back it meets back[{broken}] = None and fails. Ours starts unset "
+            "positions at −∞ and spells an unseen character with `<unk>`: {ours}. Compare the "
+            "two dp columns in the table.", phantoms=phantoms, broken=lesson.broken_at,
+            ours=literal(_cut(note.ours))), icon="⚠️")
         return
-    st.warning("**The lesson's shortcut finds a different path here:** "
-               f"{literal(_cut(lesson.pieces or ()))} instead of {literal(_cut(note.ours))}: a "
-               "score of exactly 0 (probability 1) was taken for \"unset\" and overwritten.",
-               icon="⚠️")
+    st.warning(_("**The lesson's shortcut finds a different path here:** {theirs} instead of "
+                 "{ours}: a score of exactly 0 (probability 1) was taken for \"unset\" and "
+                 "overwritten.", theirs=literal(_cut(lesson.pieces or ())),
+                 ours=literal(_cut(note.ours))), icon="⚠️")
 
 
 def _nbest_frame(nbest: list[Segmentation]) -> pd.DataFrame:
     return pd.DataFrame({
-        "rank": range(1, len(nbest) + 1),
-        "segmentation": [_cut(s.pieces) for s in nbest],
+        _("rank"): range(1, len(nbest) + 1),
+        _("segmentation"): [_cut(s.pieces) for s in nbest],
         "log p": [round(s.score, 3) for s in nbest],
         "p": [f"{math.exp(s.score):.3g}" for s in nbest],
         "tokens": [len(s.pieces) for s in nbest],
@@ -120,53 +135,64 @@ def _next_seed() -> None:
 
 
 def _sample_ui(model: UnigramModel, sequence: str) -> None:
-    st.subheader("Sample a segmentation (subword regularization)")
-    st.caption("Training with sampled cuts instead of the best one shows a model many ways to "
-               "spell the same word. A segmentation is drawn with probability ∝ p(segmentation)"
-               "^alpha: small alpha spreads the choice, large alpha sticks to Viterbi.")
+    st.subheader(_("Sample a segmentation (subword regularization)"))
+    st.caption(_("Training with sampled cuts instead of the best one shows a model many ways to "
+                 "spell the same word. A segmentation is drawn with probability ∝ "
+                 "p(segmentation)^alpha: small alpha spreads the choice, large alpha sticks to "
+                 "Viterbi."))
     left, right = st.columns([1, 3])
     alpha = left.select_slider("alpha", ALPHAS, key="ug_alpha", persist_state=KEEP)
-    left.button("🎲 Sample a segmentation", key="ug_sample", on_click=_next_seed)
+    left.button(_("🎲 Sample a segmentation"), key="ug_sample", on_click=_next_seed)
     seed = int(st.session_state.get("ug_seed", 0))
     drawn = model.sample(sequence, random.Random(seed), float(alpha))
-    right.markdown(f"**seed {seed}, alpha {alpha}:** {literal(_cut(drawn.pieces))}  \n"
-                   f"log p = {drawn.score:.3f} · {len(drawn.pieces)} tokens")
+    right.markdown(_("**seed {seed}, alpha {alpha}:** {pieces}", seed=seed, alpha=alpha,
+                     pieces=literal(_cut(drawn.pieces))) + "  \n"
+                   + _("log p = {score} · {tokens}", score=number(drawn.score, 3),
+                       tokens=ngettext("{n} token", "{n} tokens", len(drawn.pieces))))
     best = model.viterbi(sequence)
-    right.caption(f"Viterbi (the best): {literal(_cut(best.pieces))} · log p = {best.score:.3f}")
+    right.caption(_("Viterbi (the best): {pieces} · log p = {score}",
+                    pieces=literal(_cut(best.pieces)), score=number(best.score, 3)))
 
 
 def lattice_ui(settings: Settings, big: bool) -> None:
-    st.text_input("A word or short text", key="ug_text", persist_state=KEEP,
-                  help=f"Up to {MAX_LATTICE_CHARS} characters. Try a word with a character "
-                  "the corpus never saw (ꙮ) to see the lesson's shortcut break.")
+    st.text_input(_("A word or short text"), key="ug_text", persist_state=KEEP,
+                  help=_("Up to {n} characters. Try a word with a character the corpus never "
+                         "saw (ꙮ) to see the lesson's shortcut break.",
+                         n=number(MAX_LATTICE_CHARS)))
     text = str(st.session_state.get("ug_text", ""))
     problem = check_text(text)
     if problem:
         kind, message = problem
         (st.info if kind == "info" else st.error)(message, icon="✍️" if kind == "info" else "⚠️")
         return
-    view = view_of(settings.corpus, settings.vocab_size, settings.shrink_share, text, big)
-    st.markdown(f"**Viterbi path:** {literal(_cut(view.trace.pieces))} · "
-                f"log p = {view.trace.score:.3f}")
-    st.caption("Columns are positions; each arc is a piece that matches between two positions, "
-               "labelled with its log probability; the Viterbi path in red. Press ▶ or drag the "
-               "slider to fill the dp row: at step i the arcs ending at i turn orange (the "
-               "candidates), the best one green: dp[i] = max over arcs j→i of dp[j] + "
-               "log p(text[j:i]), and the back-pointer ←j says where that last piece starts. "
-               "Drag the chart sideways along a long text.")
+    view = view_of(settings.corpus, settings.vocab_size, settings.shrink_share, text, big,
+                   current_language())
+    st.markdown(_("**Viterbi path:** {pieces} · log p = {score}",
+                  pieces=literal(_cut(view.trace.pieces)), score=number(view.trace.score, 3)))
+    st.caption(_("Columns are positions; each arc is a piece that matches between two positions, "
+                 "labelled with its log probability; the Viterbi path in red. Press ▶ or drag "
+                 "the slider to fill the dp row: at step i the arcs ending at i turn orange (the "
+                 "candidates), the best one green: dp[i] = max over arcs j→i of dp[j] + "
+                 "log p(text[j:i]), and the back-pointer ←j says where that last piece starts. "
+                 "Drag the chart sideways along a long text."))
     st.plotly_chart(view.figure, key="ug_lattice", config={"scrollZoom": False})
     _shortcut_note(view.shortcut)
-    with st.expander("Show me the code: the textbook programme, and the lesson's shortcut"):
-        st.caption("The real functions (inspect.getsource), not copies: the page's Viterbi "
-                   "(UnigramModel.viterbi) reaches the same best score, tested on random text.")
+    with st.expander(_("Show me the code: the textbook programme, and the lesson's shortcut")):
+        st.caption(_("The real functions (inspect.getsource), not copies: the page's Viterbi "
+                     "(UnigramModel.viterbi) reaches the same best score, tested on random "
+                     "text."))
         st.code(inspect.getsource(viterbi_textbook), language="python")
         st.code(inspect.getsource(lesson_viterbi), language="python")
-    left, right = st.columns([3, 2])
-    with left:
-        st.subheader("The dp table")
-        st.dataframe(view.table, hide_index=True, height=320, width="stretch")
-    with right:
-        st.subheader(f"The {NBEST} best segmentations")
-        st.dataframe(_nbest_frame(view.nbest), hide_index=True, width="stretch")
+    # one above the other, full width: side by side at 1280 px the segmentations and their
+    # log p were cut; and the n-best table as tall as its rows, every one shown
+    found = len(view.nbest)
+    st.subheader(_("The {n} best segmentations", n=number(NBEST)) if found == NBEST
+                 else _("All {n} segmentations", n=number(found)) if found > 1
+                 else _("The only segmentation"))
+    st.dataframe(_nbest_frame(view.nbest), hide_index=True, width="stretch",
+                 height=table_height(found), column_config=nbest_columns())
+    st.subheader(_("The dp table"))
+    st.dataframe(view.table, hide_index=True, height=min(table_height(len(view.table)), 320),
+                 width="stretch")
     _sample_ui(data.model_of(settings.corpus, settings.vocab_size, settings.shrink_share),
                view.sequence)

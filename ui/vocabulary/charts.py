@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
+from ui.common.i18n import _, number
+
 FONT = {"size": 16, "color": "#111", "family": "system-ui, 'Noto Sans CJK SC', sans-serif"}
 
 
@@ -24,19 +26,19 @@ def length_chart(histogram: dict[int, int], name: str, longest_shown: int = 32) 
         shown[f"{longest_shown + 1}+"] = tail
     fig = go.Figure(go.Bar(
         x=list(shown), y=list(shown.values()), marker_color="#3b6fb6",
-        hovertemplate="%{x} bytes: %{y:,} tokens<extra></extra>",
+        hovertemplate=_("%{x} bytes: %{y:,} tokens") + "<extra></extra>",
     ))  # fmt: skip
     fig.update_xaxes(type="category")
-    return _style(fig, f"{name}: token length", "bytes", "tokens")
+    return _style(fig, _("{name}: token length", name=name), _("bytes"), _("tokens"))
 
 
 def script_chart(counts: dict[str, int], name: str) -> go.Figure:
     """Tokens per script class, largest first."""
     ordered = sorted(counts.items(), key=lambda item: -item[1])
     fig = go.Figure(go.Bar(
-        x=[c for _, c in ordered], y=[s for s, _ in ordered], orientation="h",
-        marker_color="#e07b39", hovertemplate="%{y}: %{x:,} tokens<extra></extra>",
-        text=[f"{c:,}" for _, c in ordered], textposition="outside", cliponaxis=False,
+        x=[c for _s, c in ordered], y=[_(s) for s, _c in ordered], orientation="h",
+        marker_color="#e07b39", hovertemplate=_("%{y}: %{x:,} tokens") + "<extra></extra>",
+        text=[number(c) for _s, c in ordered], textposition="outside", cliponaxis=False,
     ))  # fmt: skip
     fig.update_yaxes(autorange="reversed")
-    return _style(fig, f"{name}: tokens per script", "tokens", "")
+    return _style(fig, _("{name}: tokens per script", name=name), _("tokens"), "")

@@ -23,26 +23,33 @@ from tokenizer_core.measure.vocabulary import (
 )
 from tokenizer_core.measure.vocabulary_design import learned_merges, model_json
 from tokenizer_core.measure.vocabulary_export import hf_tokenizer_json
+from tokenizer_core.messages import Refusal
 from tokenizer_core.models.byte_bpe import ByteLevelBPE
 from tokenizer_core.models.unigram import UnigramModel
 from tokenizer_core.models.wordpiece import WordPieceTokenizer
 from tokenizer_core.registry import TRAINED
 from tokenizer_core.tokens import display_bytes
 from ui.common import catalog
+from ui.common.i18n import N_, _, number
 
 # Uploaded tokenizer.json files run in a worker process: their vocabulary is not read here.
 NAMES = [n for n in catalog.BUILT_IN if not n.startswith("hf:")]
-SEARCHES = {
-    "text": "Text contains",
-    "id": "Id",
-    "bytes": "Bytes (hex)",
-    "regex": "Regex",
+SEARCHES = {  # the values stay English (session state); shown by `_(SEARCHES[kind])`
+    "text": N_("Text contains"),
+    "id": N_("Id"),
+    "bytes": N_("Bytes (hex)"),
+    "regex": N_("Regex"),
 }
 
 
-@st.cache_resource(max_entries=8, show_spinner="Reading the vocabulary…")
-def table(name: str) -> Vocabulary:
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _table(name: str) -> Vocabulary:
     return vocabulary(catalog.load(name))
+
+
+def table(name: str) -> Vocabulary:
+    with st.spinner(_("Reading the vocabulary…")):  # the spinner speaks the session's language
+        return _table(name)
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
@@ -50,8 +57,13 @@ def comparison(a: str, b: str):
     return compare(table(a), table(b))
 
 
-@st.cache_data(max_entries=4, show_spinner="Writing tokenizer.json…")
 def hf_file(name: str) -> str | None:
+    with st.spinner(_("Writing tokenizer.json…")):
+        return _hf_file(name)
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def _hf_file(name: str) -> str | None:
     """The HF tokenizer.json of a tokenizer trained here (byte-level BPE, WordPiece), or None
     for one this project cannot write exactly (tiktoken's, the open models', sentencepiece's)."""
     model = catalog.load(name)
@@ -65,12 +77,13 @@ def hf_file(name: str) -> str | None:
 
 
 def search(vocab: Vocabulary, kind: str, query: str) -> list[int]:
-    """Ids matching the query; ValueError with the reason for a bad one."""
+    """Ids matching the query; a Refusal (a ValueError) with the reason for a bad one."""
     if kind == "id":
         try:
             return search_id(vocab, int(query.strip()))
         except ValueError:
-            raise ValueError(f"{query!r} is not a whole number; type an id such as 1000") from None
+            raise Refusal(N_("{query} is not a whole number; type an id such as 1000"),
+                          query=repr(query)) from None
     if kind == "bytes":
         return search_bytes(vocab, query)
     if kind == "regex":
@@ -78,8 +91,31 @@ def search(vocab: Vocabulary, kind: str, query: str) -> list[int]:
     return search_text(vocab, query)
 
 
+NOT_A_NUMBER = "—"  # no merge made the token (a base byte, a special token), or partial bytes
+
+
+def _number(value: int | None) -> str:
+    """A count or rank as the table shows it; subtle: a missing one in a number column shows as
+    a raw `None`, so these columns are text (right-aligned in `COLUMNS`)."""
+    return NOT_A_NUMBER if value is None else number(value)
+
+
+# The table's columns: English names in the frame (what tests and code read), shown translated.
+HEADERS = {"id": N_("id"), "token": N_("token"), "hex": N_("hex"), "bytes": N_("bytes"),
+           "chars": N_("chars"), "script": N_("script"), "starts with": N_("starts with"),
+           "merge rank": N_("merge rank")}
+NUMBER_TEXT = ("chars", "merge rank")  # text columns that hold numbers, aligned as numbers are
+
+
+def columns() -> dict:
+    """st.dataframe's column_config for `frame`: headers in the session's language."""
+    return {name: st.column_config.TextColumn(_(label), alignment="right") if name in NUMBER_TEXT
+            else st.column_config.Column(_(label)) for name, label in HEADERS.items()}
+
+
 def frame(rows: list[VocabRow]) -> pd.DataFrame:
-    """Rows as the table shows them: the token with visible whitespace and stray bytes as hex."""
+    """Rows as the table shows them: the token with visible whitespace and stray bytes as hex;
+    chars and merge rank as text, a dash where there is none."""
     return pd.DataFrame(
         {
             "id": [r.id for r in rows],
@@ -87,9 +123,9 @@ def frame(rows: list[VocabRow]) -> pd.DataFrame:
                       for r in rows],
             "hex": [r.bytes.hex(" ") for r in rows],
             "bytes": [r.n_bytes for r in rows],
-            "chars": pd.array([r.n_chars for r in rows], dtype="Int64"),
-            "script": [r.script for r in rows],
-            "starts with": [{"space": "space", "": ""}.get(r.start, r.start) for r in rows],
-            "merge rank": pd.array([r.rank for r in rows], dtype="Int64"),
+            "chars": [_number(r.n_chars) for r in rows],
+            "script": [_(r.script) for r in rows],
+            "starts with": [_("space") if r.start == "space" else r.start for r in rows],
+            "merge rank": [_number(r.rank) for r in rows],
         }
     )

@@ -12,7 +12,7 @@ from collections import Counter
 import pandas as pd
 import streamlit as st
 
-from tokenizer_core import RenderOptions, Token, render_tokens
+from tokenizer_core import Token, render_tokens
 from tokenizer_core.lessons.pre_split import (
     PRE_SPLITTERS,
     QUIRKS,
@@ -23,8 +23,11 @@ from tokenizer_core.lessons.pre_split import (
     split_named,
 )
 from ui.common import catalog
+from ui.common.i18n import N_, _, number, say
 from ui.common.pills import fill_from_pills
 from ui.common.safe_text import literal
+from ui.common.token_view import render_options
+from ui.common.unicode_guard import REPLACEMENT, REPLACEMENT_NOTE
 from ui.vocabulary import regex_effect_view
 from ui.vocabulary.limits import MAX_SPLIT_CHARS, MAX_SPLITTERS
 
@@ -32,11 +35,25 @@ NEMO = "mistral-nemo"
 DEFAULT = ["gpt2", "cl100k_base", "o200k_base"]
 REGEX_SHOWN = 90  # characters of an alternative shown (BERT's punctuation class is long)
 START_TEXT = "I'm here: DON'T indent   1234567 你好世界"
+# The frames' columns keep their English names (tests read them); st.dataframe shows these.
+HEADERS = {"chunk": N_("chunk"), "start": N_("start"), "end": N_("end"),
+           "alternative": N_("alternative"), "name": N_("name"),
+           "what it takes": N_("what it takes"), "regex": N_("regex"), "text": N_("text")}
 
 
-@st.cache_resource(show_spinner="Reading Mistral Nemo's regex from its Tekken file…")
-def _nemo() -> PreSplitter:
+def headers(frame: pd.DataFrame) -> dict:
+    """st.dataframe's column_config: the frame's headers in the session's language."""
+    return {c: st.column_config.Column(_(HEADERS[c])) for c in frame.columns if c in HEADERS}
+
+
+@st.cache_resource(show_spinner=False)
+def _nemo_split() -> PreSplitter:
     return PreSplitter(NEMO, "Mistral Nemo (Tekken)", catalog.load(NEMO).spec.pat_str)
+
+
+def _nemo() -> PreSplitter:
+    with st.spinner(_("Reading Mistral Nemo's regex from its Tekken file…")):
+        return _nemo_split()
 
 
 def splitter(name: str) -> PreSplitter:
@@ -44,7 +61,7 @@ def splitter(name: str) -> PreSplitter:
 
 
 def _label(name: str) -> str:
-    return "Mistral Nemo (Tekken)" if name == NEMO else PRE_SPLITTERS[name].label
+    return "Mistral Nemo (Tekken)" if name == NEMO else _(PRE_SPLITTERS[name].label)
 
 
 def chunk_tokens(text: str, split: PreSplitter) -> list[Token]:
@@ -57,7 +74,7 @@ def chunk_tokens(text: str, split: PreSplitter) -> list[Token]:
 
 def chunk_frame(text: str, split: PreSplitter) -> pd.DataFrame:
     chunks = split_named(text, split.pat_str)
-    names = [describe(a) for a in alternatives(split.pat_str)]
+    names = [describe(a, say) for a in alternatives(split.pat_str)]
     return pd.DataFrame({
         "chunk": [shown(c.text, split).replace(" ", "·").replace("\n", "↵") for c in chunks],
         "start": [c.start for c in chunks],
@@ -70,51 +87,61 @@ def alternative_counts(tokens: list[Token], split: PreSplitter) -> str:
     """`letters 5 · contraction 1 · ...`: which alternatives cut the chunks, in pattern order."""
     parts = alternatives(split.pat_str)
     used = Counter(t.id for t in tokens)
-    return " · ".join(f"{describe(parts[k])[0]} {used[k]}" for k in sorted(used))
+    return " · ".join(f"{describe(parts[k], say)[0]} {number(used[k])}" for k in sorted(used))
 
 
 def legend(split: PreSplitter) -> pd.DataFrame:
     parts = alternatives(split.pat_str)
+    said = [describe(p, say) for p in parts]
     return pd.DataFrame({
         "#": range(len(parts)),
-        "name": [describe(p)[0] for p in parts],
-        "what it takes": [describe(p)[1] for p in parts],
+        "name": [name for name, _words in said],
+        "what it takes": [words for _name, words in said],
         "regex": [p if len(p) <= REGEX_SHOWN else p[: REGEX_SHOWN - 1] + "…" for p in parts],
     })  # fmt: skip
 
 
 def show() -> None:
-    st.caption(
+    st.caption(_(
         "Before BPE sees a text, a regex cuts it into chunks and no token ever crosses a chunk's "
         "edge. Each regex is one alternation `A|B|C…`: at each position the first alternative "
         "that matches cuts the chunk. Pick a quirk or type your own text."
-    )
-    st.pills("Quirks", list(QUIRKS), key="vc_split_quirk",
+    ))
+    quirk_names = {q: _(q) for q in QUIRKS}  # values stay English (the box's presets); said now
+    st.pills(_("Quirks"), list(QUIRKS), key="vc_split_quirk", format_func=quirk_names.__getitem__,
              on_change=fill_from_pills, args=("vc_split_quirk", "vc_split_text", QUIRKS))
     st.session_state.setdefault("vc_split_text", START_TEXT)
     write, choose = st.columns(2)
-    text = write.text_area("Text to pre-tokenize", key="vc_split_text", height=90)
-    names = choose.multiselect("Pre-tokenizers", [*PRE_SPLITTERS, NEMO], default=DEFAULT,
+    text = write.text_area(_("Text to pre-tokenize"), key="vc_split_text", height=90)
+    names = choose.multiselect(_("Pre-tokenizers"), [*PRE_SPLITTERS, NEMO], default=DEFAULT,
                                key="vc_splitters", format_func=_label,
                                max_selections=MAX_SPLITTERS)
+    if REPLACEMENT in text:  # a lone surrogate the browser replaced (ui/common/unicode_guard.py)
+        st.caption(REPLACEMENT_NOTE)
     if len(text) > MAX_SPLIT_CHARS:
-        st.error(f"The text has {len(text):,} characters; this tab splits up to "
-                 f"{MAX_SPLIT_CHARS:,}. Shorten it (your text is kept in the box).")
+        st.error(_("The text has {length} characters; this tab splits up to {bound}. Shorten "
+                   "it (your text is kept in the box).", length=number(len(text)),
+                   bound=number(MAX_SPLIT_CHARS)))
         return
     if not text:
-        st.info("Type a text, or pick a quirk, to see it cut.")
+        st.info(_("Type a text, or pick a quirk, to see it cut."))
         return
     for name in names:
         split = splitter(name)
         tokens = chunk_tokens(text, split)
-        st.markdown(f"**{literal(split.label)}**: {len(tokens):,} chunks · "
-                    + literal(alternative_counts(tokens, split)))
-        st.html(render_tokens(text, tokens, RenderOptions(visible_whitespace=True)))
-        with st.expander(f"Which alternative cut each chunk ({split.label})"):
-            st.dataframe(legend(split), hide_index=True, width="stretch")
-            st.dataframe(chunk_frame(text, split), hide_index=True, width="stretch")
-    st.subheader("The quirks side by side")
-    st.dataframe(quirk_frame([splitter(n) for n in names]), hide_index=True, width="stretch")
+        st.markdown(_("**{name}**: {count} chunks · {counts}", name=literal(_(split.label)),
+                      count=number(len(tokens)),
+                      counts=literal(alternative_counts(tokens, split))))
+        st.html(render_tokens(text, tokens, render_options(visible_whitespace=True)))
+        with st.expander(_("Which alternative cut each chunk ({name})", name=_(split.label))):
+            shown_legend = legend(split)
+            st.dataframe(shown_legend, hide_index=True, width="stretch",
+                         column_config=headers(shown_legend))
+            chunks = chunk_frame(text, split)
+            st.dataframe(chunks, hide_index=True, width="stretch", column_config=headers(chunks))
+    st.subheader(_("The quirks side by side"))
+    quirks = quirk_frame([splitter(n) for n in names])
+    st.dataframe(quirks, hide_index=True, width="stretch", column_config=headers(quirks))
     regex_effect_view.show()
 
 
@@ -125,5 +152,5 @@ def quirk_frame(splits: list[PreSplitter]) -> pd.DataFrame:
         return " | ".join(c.replace(" ", "·").replace("\n", "↵") for c in chunks)
 
     rows = {"text": [t.replace(" ", "·").replace("\n", "↵") for t in QUIRKS.values()]}
-    rows |= {s.label: [cut(t, s) for t in QUIRKS.values()] for s in splits}
+    rows |= {_(s.label): [cut(t, s) for t in QUIRKS.values()] for s in splits}
     return pd.DataFrame(rows)
