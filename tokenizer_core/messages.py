@@ -36,6 +36,27 @@ def in_english(template: str, /, **values: object) -> str:
     return template.format_map({k: english(v) for k, v in values.items()}) if values else template
 
 
+Kept = list  # [English sentence, {name: value}]: a sentence not yet said, as plain JSON data
+
+
+def keep(template: str, /, **values: object) -> Kept:
+    """`say` for what is stored (the on-disk store, read later in either language): the
+    sentence and its values kept apart; `say_kept` says it to whoever reads it."""
+    return [template, values]
+
+
+def say_kept(message: Kept | str, say: Say = in_english) -> str:
+    """A sentence `keep` made, said through `say`; a value kept the same way (a reason inside
+    a reason) is said first. "" stays "" (nothing to say)."""
+    if not message:
+        return ""
+    if isinstance(message, str):  # already said
+        return message
+    template, values = message
+    return say(template, **{name: say_kept(value, say) if isinstance(value, list) else value
+                            for name, value in values.items()})
+
+
 class Refusal(ValueError):
     """Bad input, explained in one sentence: `template` (the message id) and its `values`.
 

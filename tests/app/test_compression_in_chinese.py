@@ -8,12 +8,18 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from dataclasses import asdict
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.core.classroom import LOW_NEWEST
+from tokenizer_core import corpus_from_counts, train_bpe
 from tokenizer_core.measure.compression import split_held_out
-from tokenizer_core.messages import Refusal
+from tokenizer_core.measure.quality import measure
+from tokenizer_core.measure.stored import _quality_from_json
+from tokenizer_core.messages import Refusal, keep, say_kept
+from tokenizer_core.modelfile import bpe_model
 from ui.common import i18n
 
 from .conftest import REPO, TIMEOUT_S, open_page
@@ -118,3 +124,29 @@ def test_a_refusal_of_the_core_is_said_in_chinese_with_its_numbers():
     assert error.values == {"count": 1_234, "percent": 50}
     chinese = ZH.gettext(error.template).format(count="1,234", percent=50)
     assert HAN.search(chinese) and "1,234" in chinese and chinese != str(error)
+
+
+def test_what_decoding_loses_is_stored_unsaid_and_read_in_the_readers_language():
+    """The quality table's records live in the on-disk store, which sessions in both languages
+    read: the sentence is kept with its values apart (an English sentence stored there once
+    showed in the Chinese table) and said when the page draws it."""
+    model = bpe_model(train_bpe(corpus_from_counts(LOW_NEWEST), 8))  # word level: spaces lost
+    quality = measure(model, "lowest   newer\nlow", set())
+    restored = _quality_from_json(json.dumps(asdict(quality)))  # what the store writes, read back
+    template = "whitespace layout (spaces, tabs, newlines): this level does not keep them"
+    assert restored.round_trip_lost == quality.round_trip_lost == [template, {}]
+    assert say_kept(restored.round_trip_lost) == template  # the English reader, the CSV
+    chinese = say_kept(restored.round_trip_lost, lambda t, **v: ZH.gettext(t).format(**v))
+    assert HAN.search(chinese) and chinese == ZH.gettext(template) != template
+
+
+def test_a_reason_inside_a_reason_is_said_whole():
+    kept = keep("decoding failed: {error}",
+                error=keep("the regex has {length} characters; the bound is {bound}",
+                           length=201, bound=200))
+    assert json.loads(json.dumps(kept)) == kept  # plain data
+    assert say_kept(kept) == ("decoding failed: the regex has 201 characters; "
+                              "the bound is 200")
+    chinese = say_kept(kept, lambda t, **v: ZH.gettext(t).format(**v))
+    assert HAN.search(chinese) and "201" in chinese and "200" in chinese
+    assert "decoding failed" not in chinese and "bound" not in chinese

@@ -18,7 +18,7 @@ from typing import AbstractSet, Iterable, Sequence
 import regex
 
 from ..interface import Tokenizer
-from ..messages import N_, Refusal, Say, in_english
+from ..messages import N_, Kept, Refusal, Say, in_english
 from ..pretokenize import Piece
 from ..tokens import Token
 
@@ -107,7 +107,7 @@ class RoundTrip:
 
     ok: bool
     decoded: str
-    lost: str  # "" when ok
+    lost: str | Kept  # "" when ok; what `say` made of the sentence (messages.keep: kept unsaid)
 
 
 def round_trip(tokenizer: Tokenizer, text: str, tokens: Sequence[Token],

@@ -20,7 +20,7 @@ from typing import AbstractSet, Callable, Literal, Sequence
 
 from ..bounds import MAX_HF_WORD_BYTES
 from ..interface import Tokenizer
-from ..messages import N_, Refusal
+from ..messages import N_, Kept, Refusal, keep
 from ..reference.hf import METASPACE, HFTokenizer
 from ..reference.hf_train import train_hf
 from ..reference.sentencepiece_models import SentencePieceTokenizer, train_sentencepiece
@@ -55,7 +55,7 @@ class Quality:
     vocab_size: int
     stats: TextStats
     round_trip_ok: bool
-    round_trip_lost: str
+    round_trip_lost: Kept | str  # what decoding loses, kept unsaid (said in the reader's language)
     single_token_words: float | None
     usage_entropy: float
     normalized_entropy: float
@@ -77,7 +77,9 @@ def measure(
     tokens = tokenizer.encode(text, disallowed_special=())
     ids = [t.id for t in tokens]
     vocab = tokenizer.vocab_size
-    trip = round_trip(tokenizer, text, tokens)
+    # subtle: the record goes to the on-disk store, read later in either language: the
+    # sentence is kept unsaid (messages.keep), and the page says it (messages.say_kept).
+    trip = round_trip(tokenizer, text, tokens, keep)
     spaced = is_space_separated(text)
     cuts = word_cuts(text, tokens)
     per_unseen, unseen = cuts.unseen(seen_words)

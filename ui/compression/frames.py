@@ -12,8 +12,9 @@ from tokenizer_core.measure.compression import BYTE_VOCAB, CompressionCurve, log
 from tokenizer_core.measure.metrics import TextStats
 from tokenizer_core.measure.quality import HFPoint, Quality
 from tokenizer_core.measure.stored import REFERENCE_TOKENIZERS
+from tokenizer_core.messages import say_kept
 from tokenizer_core.reference.open_models import OPEN_MODELS
-from ui.common.i18n import N_, _, number, percent
+from ui.common.i18n import N_, _, number, percent, say
 from ui.common.safe_text import literal
 
 OURS = "ours"
@@ -214,7 +215,7 @@ def quality_frame(rows: Sequence[tuple[str, str, Quality]]) -> pd.DataFrame:
             "normalized entropy": q.normalized_entropy,
             "Rényi efficiency": q.renyi_efficiency,
             "vocab used": q.vocab_used,
-            "what decoding loses": q.round_trip_lost,
+            "what decoding loses": say_kept(q.round_trip_lost, say),
         })
     return pd.DataFrame.from_records(records)
 
