@@ -32,7 +32,8 @@ def extracted() -> dict[str | tuple[str, ...], str]:
     `pybabel extract -F locales/babel.cfg` finds (code, the core's refusals, the data files)."""
     with BABEL_CFG.open(encoding="utf-8") as cfg:
         method_map, options_map = parse_mapping_cfg(cfg)
-    keywords = {**DEFAULT_KEYWORDS, "N_": None}
+    # plural_forms: ui/common/i18n.py, the plural a client-side player fills in itself
+    keywords = {**DEFAULT_KEYWORDS, "N_": None, "plural_forms": (1, 2)}
     found: dict[str | tuple[str, ...], str] = {}
     for filename, lineno, message, _comments, _context in extract_from_dir(
         str(REPO), method_map, options_map, keywords=keywords

@@ -26,6 +26,7 @@ from numbers import Number
 from pathlib import Path
 
 import streamlit as st
+from babel import Locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
@@ -96,6 +97,23 @@ def ngettext(singular: str, plural: str, n: int, /, **values: object) -> str:
     """The plural form of the session's language for `n` (`values` may use {n} too)."""
     text = translations(current_language()).ngettext(singular, plural, n)
     return _fill(text, {"n": number(n), **values})
+
+
+def plural_forms(singular: str, plural: str, language: str, /, **values: object) -> dict[str, str]:
+    """Every plural form of `language` for a sentence the browser fills in, keyed by CLDR's
+    plural categories ("one", "other", ...), which the browser's `Intl.PluralRules` picks by.
+
+    Why: the merge player counts in JavaScript, so it cannot ask gettext per number. Babel and
+    `Intl.PluralRules` read the same CLDR rules; each category's form is the catalog's for the
+    first number in that category, so the browser's pick is the catalog's for every number
+    (tests/app/test_i18n_plurals.py checks it against gettext for 0 to 1,000)."""
+    rule = Locale.parse(LANGUAGES[language]).plural_form
+    first: dict[str, int] = {}
+    for n in range(1_000):
+        first.setdefault(rule(n), n)
+    catalog = translations(language)
+    return {category: _fill(catalog.ngettext(singular, plural, n), values)
+            for category, n in first.items()}
 
 
 def N_(message: str, /) -> str:  # gettext's own name: mark for the catalog, translate later

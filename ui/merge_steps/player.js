@@ -84,6 +84,7 @@ function build(host, data) {
   const T = data.ui;
   const root = el("div", "ms-player");
   root.lang = data.lang === "zh" ? "zh-CN" : "en";
+  const plurals = new Intl.PluralRules(root.lang); // CLDR's categories, as Babel's in Python
   root.tabIndex = 0;
   root.setAttribute("role", "region");
   root.setAttribute("aria-label", T.region);
@@ -235,8 +236,8 @@ function build(host, data) {
       const shownTies = s.cands.filter((c) => c[2] >= 1).length;
       if (s.ties > shownTies) {
         const more = s.ties - shownTies;
-        bars.append(el("div", "note", say(more === 1 ? T.moreTies1 : T.moreTies,
-          { n: fmt(more), count: fmt(top) })));
+        const form = T.moreTies[plurals.select(more)] ?? T.moreTies.other;
+        bars.append(el("div", "note", say(form, { n: fmt(more), count: fmt(top) })));
       }
     }
   }

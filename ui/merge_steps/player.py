@@ -23,7 +23,7 @@ from tokenizer_core.lessons.narration import label_text, pair_text, reveal_invis
 from tokenizer_core.levels import Level, Symbol
 from tokenizer_core.render import escape
 from tokenizer_core.tokens import display_bytes, show_whitespace
-from ui.common.i18n import N_, _, current_language, ngettext, number
+from ui.common.i18n import N_, _, current_language, ngettext, number, plural_forms
 from ui.merge_steps.limits import MAX_SHOWN_ENTRIES, MAX_TRACE_BYTES
 from ui.merge_steps.words import say
 
@@ -67,14 +67,14 @@ UI_TEXT: dict[str, str] = {
 }
 
 
-def ui_text() -> dict[str, str]:
+def ui_text() -> dict[str, str | dict[str, str]]:
     """The player's own words in the session's language (templates: the JS fills them)."""
     text = {key: _(english) for key, english in UI_TEXT.items()}
-    # the one plural the JS needs: both forms, the JS picks by the number (English's rule)
-    text["moreTies1"] = ngettext("{n} more pair ties at {count}.", "{n} more pairs tie at {count}.",
-                                 1, n="{n}", count="{count}")
-    text["moreTies"] = ngettext("{n} more pair ties at {count}.", "{n} more pairs tie at {count}.",
-                                2, n="{n}", count="{count}")
+    # the one plural the JS needs: a form per plural category of the language, which the JS
+    # picks with Intl.PluralRules (the same CLDR rules as the catalog's)
+    text["moreTies"] = plural_forms("{n} more pair ties at {count}.",
+                                    "{n} more pairs tie at {count}.", current_language(),
+                                    n="{n}", count="{count}")
     return text
 _PLAYER = st.components.v2.component(
     "tokex_merge_steps_player",
