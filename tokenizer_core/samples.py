@@ -1,9 +1,9 @@
 """The built-in data: classroom presets, samples, articles, parallel sentences, emoji, playground
 presets.
 
-Every file lives in `data/` at the root of the repository, found relative to this package as
-`Path(__file__).parent.parent / "data"` (see `DATA_DIR`): run the app and the tests from a
-checkout, not from an installed wheel. `data/README.md` describes each file and its format.
+Every file lives in `data/` at the root of the repository (`DATA_DIR`, store.DATA: inside the
+package once it is installed with `pip install .`). `data/README.md` describes each file and
+its format.
 
 Adds: typed loaders that check each file's format and size bound and raise `ValueError` naming
 the file, the line and the fix; `parse_parallel` checks user uploads with the same rules as the
@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Literal
 
 from .levels import LEVELS, Level
+from .store import DATA
 
-DATA_DIR = Path(__file__).parent.parent / "data"
+DATA_DIR = DATA  # store.py: beside the package in a checkout, inside it once installed
 
 # Bounds (bytes or characters, as named). data/README.md lists them too.
 MAX_DATA_FILE_BYTES = 256 * 1024  # any single built-in file

@@ -31,7 +31,9 @@ from typing import Callable, TypeVar
 CACHE_ENV = "TOKEX_CACHE_DIR"
 OFF = "off"
 PACKAGE = Path(__file__).resolve().parent
-DATA = PACKAGE.parent / "data"
+# The built-in data: `data/` beside the package in a checkout; inside the package, as
+# `tokenizer_core/data`, once installed (`pip install .` copies it there: pyproject.toml).
+DATA = PACKAGE / "data" if (PACKAGE / "data").is_dir() else PACKAGE.parent / "data"
 _FORMAT = 1  # bump when the file layout below changes
 T = TypeVar("T")
 
