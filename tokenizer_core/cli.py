@@ -299,7 +299,8 @@ def ids_and_spans(args: argparse.Namespace) -> tuple[str, list[int], Any]:
         raise UsageError("the text is empty; there is nothing to cut into windows")
     special = SPECIAL_MODES[args.special]
     try:
-        if isinstance(tokenizer, TiktokenTokenizer):
+        # (a model that normalizes this text first cuts other bytes than it has: Token records)
+        if isinstance(tokenizer, TiktokenTokenizer) and not tokenizer.changes(text):
             allowed = resolve_special(text, tokenizer.special_tokens, **special)
             ids = tokenizer.encoding.encode(text, allowed_special=allowed, disallowed_special=())
             sizes = token_sizes(tokenizer)

