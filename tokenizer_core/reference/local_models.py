@@ -49,7 +49,8 @@ _SUFFIX_KIND: dict[str, Kind] = {".json": "tokenizer.json", ".model": "sentencep
 
 @dataclass(frozen=True)
 class LocalModel:
-    """One tokenizer found on disk: `files` are what is read, the main one first."""
+    """One tokenizer found on disk: `files` are what is read, the main one first; `entry` is
+    what the listing names (the folder or file in the models folder, the cache's snapshot)."""
 
     name: str  # local:NAME or hf:ORG/NAME
     kind: Kind
@@ -57,6 +58,7 @@ class LocalModel:
     size: int  # bytes of all its files
     sha256: str  # of the main file
     origin: str  # "folder" or "hf-cache"
+    entry: Path
 
     @property
     def path(self) -> Path:
@@ -108,12 +110,12 @@ def _too_big(path: Path, size: int, max_bytes: int) -> NotOffered:
                                     bound=max_bytes))
 
 
-def _model(name: str, kind: Kind, files: list[Path], origin: str,
+def _model(name: str, kind: Kind, files: list[Path], origin: str, entry: Path,
            max_bytes: int) -> LocalModel | NotOffered:
     sizes = [f.stat().st_size for f in files]
     if sizes[0] > max_bytes:
-        return _too_big(files[0], sizes[0], max_bytes)
-    return LocalModel(name, kind, tuple(files), sum(sizes), sha256_of(files[0]), origin)
+        return _too_big(entry, sizes[0], max_bytes)
+    return LocalModel(name, kind, tuple(files), sum(sizes), sha256_of(files[0]), origin, entry)
 
 
 def _folder_entry(entry: Path, max_bytes: int) -> LocalModel | NotOffered | None:
@@ -127,7 +129,7 @@ def _folder_entry(entry: Path, max_bytes: int) -> LocalModel | NotOffered | None
                                              file=entry.name))
         configs = [entry / c for c in CONFIG_FILES if (entry / c).is_file()]
         return _model(LOCAL_PREFIX + entry.name, "tokenizer.json", [main, *configs], "folder",
-                      max_bytes)
+                      entry, max_bytes)
     kind = _SUFFIX_KIND.get(entry.suffix)
     if kind is None or not entry.is_file():
         return NotOffered(entry, Refusal(N_(
@@ -142,7 +144,7 @@ def _folder_entry(entry: Path, max_bytes: int) -> LocalModel | NotOffered | None
                 "{file} has no sidecar {sidecar} naming its regex and special tokens (see "
                 "docs/models.md)"), file=entry.name, sidecar=sidecar.name))
         files.append(sidecar)
-    return _model(LOCAL_PREFIX + entry.stem, kind, files, "folder", max_bytes)
+    return _model(LOCAL_PREFIX + entry.stem, kind, files, "folder", entry, max_bytes)
 
 
 def scan_folder(folder: Path, max_bytes: int = MAX_FILE_BYTES) -> tuple[list[LocalModel],
@@ -161,7 +163,7 @@ def scan_folder(folder: Path, max_bytes: int = MAX_FILE_BYTES) -> tuple[list[Loc
         if isinstance(found, LocalModel) and found.name in models:
             found = NotOffered(entry, Refusal(N_(
                 "{file} would be named {name}, which {other} already is; rename one of them"),
-                file=entry.name, name=found.name, other=models[found.name].path.name))
+                file=entry.name, name=found.name, other=models[found.name].entry.name))
         if isinstance(found, LocalModel):
             models[found.name] = found
         elif found is not None:
@@ -207,7 +209,7 @@ def scan_hf_cache(cache: Path, max_bytes: int = MAX_FILE_BYTES) -> tuple[list[Lo
             continue  # a model without a fast tokenizer: nothing to offer, nothing to report
         paths = [files["tokenizer.json"], *(files[c] for c in CONFIG_FILES if c in files)]
         models.append(_model(HF_PREFIX + repo.repo_id, "tokenizer.json", paths, "hf-cache",
-                             max_bytes))
+                             revision.snapshot_path, max_bytes))
     return ([m for m in models if isinstance(m, LocalModel)],
             skipped + [m for m in models if isinstance(m, NotOffered)])
 
