@@ -104,3 +104,19 @@ def test_the_note_names_what_is_still_coming_and_escapes_user_text():
         "HF Unigram lines on English and Chinese; the HF WordPiece line on Your text (")
     assert "*bold*" not in note  # the file name is user text: no Markdown from it
     assert "the controls work meanwhile" in note
+
+
+def test_a_new_corpus_is_counted_with_the_tokenizers_this_server_loaded(app, folder, loads):
+    """An upload is a store miss every time: its reference points (GPT-2 ... BERT) are counted
+    with the real tokenizers this server process loaded for the first corpus, not loaded again.
+    Before, each of ten uploads at once reloaded all nine vocabularies (#22: most of the
+    server's time in the ten-tab test)."""
+    open_compression(app, corpora=("code",))
+    assert set(loads) >= set(stored.REFERENCE_TOKENIZERS)  # an empty store: loaded once here
+    loads.clear()
+    text = "Each upload is a corpus the store has never seen, so its points are counted now.\n" * 8
+    app.file_uploader(key="cp_upload").set_value(("new.txt", text.encode(), "text/plain")).run()
+    assert not app.exception and not app.error
+    rows = quality_rows(app)
+    assert ("Your text (new.txt)", "GPT-2") in {(c, t) for c, t in rows}
+    assert loads == []

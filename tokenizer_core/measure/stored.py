@@ -184,15 +184,18 @@ def references_recipe(text: str, held_out_pct: int) -> str:
     return _recipe(f"references {' '.join(REFERENCE_TOKENIZERS)}", text, held_out_pct)
 
 
-def reference_points(text: str, held_out_pct: int) -> list[ReferencePoint]:
+def reference_points(
+    text: str, held_out_pct: int, load: Callable[[str], Tokenizer] = reference_tokenizer
+) -> list[ReferencePoint]:
     """(name, vocab size, held-out counts) for every REFERENCE_TOKENIZERS. Loading them takes
-    seconds, so only a store miss loads them."""
+    seconds, so only a store miss loads them, with `load`: the app passes its own loader, which
+    keeps them loaded for the next corpus (an upload is a miss every time)."""
 
     def build() -> list[ReferencePoint]:
         held_out = split(text, held_out_pct).held_out
         points = []
         for name in REFERENCE_TOKENIZERS:
-            tokenizer = reference_tokenizer(name)
+            tokenizer = load(name)
             tokens, hidden = _count(tokenizer, held_out)
             points.append((name, tokenizer.vocab_size,
                            replace(text_stats(held_out, []), tokens=tokens), hidden))

@@ -173,6 +173,12 @@ def load(name: str) -> Tokenizer:
     return tokenizer
 
 
+def load_quietly(name: str) -> Tokenizer:
+    """As `load`, without its spinner: for a caller that shows its own progress (Compression's
+    reference points load every real vocabulary under one bar), once per server like `load`."""
+    return _load(name)
+
+
 @st.cache_resource(show_spinner=False)
 def _load(name: str) -> Tokenizer:
     if name in TRAINED:

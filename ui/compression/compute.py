@@ -27,6 +27,7 @@ from tokenizer_core.measure import stored
 from tokenizer_core.measure.compression import CompressionCurve, HeldOutSplit, split_held_out
 from tokenizer_core.measure.quality import HFFamily, HFPoint, Quality, hf_refusal
 from tokenizer_core.messages import Refusal
+from ui.common import catalog
 from ui.common.cancel import throttled
 from ui.common.i18n import _, number
 from ui.common.safe_text import literal
@@ -96,7 +97,7 @@ def reference_points(
     bar = st.progress(0.0, text=_(
         "Counting the real tokenizers' tokens on {label} (loading {count} vocabularies)…",
         label=literal(label), count=number(len(stored.REFERENCE_TOKENIZERS))))
-    points = stored.reference_points(_text, held_out_pct)
+    points = stored.reference_points(_text, held_out_pct, catalog.load_quietly)
     bar.empty()
     fetched(("ref", digest, held_out_pct))
     return points
