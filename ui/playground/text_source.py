@@ -12,7 +12,7 @@ from functools import partial
 import streamlit as st
 
 from tokenizer_core.samples import playground_presets
-from ui.common import catalog
+from ui.common import catalog, found_models
 from ui.common.i18n import _, number
 from ui.common.page_state import KEEP
 from ui.common.pills import fill_from_pills
@@ -85,3 +85,4 @@ def own_files_ui(prefix: str) -> None:
         st.file_uploader("tokenizer.json", type=["json"], key=f"{prefix}_hf_upload",
                          on_change=catalog.upload_callback, args=(prefix,))
         catalog.show_upload_message(prefix)
+    found_models.folder_ui(prefix)  # the models folder and the HF cache, with a rescan button

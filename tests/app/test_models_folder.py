@@ -1,0 +1,103 @@
+"""The models folder and the Hugging Face cache in the Playground (#21), driven by AppTest.
+
+The folder is made by the test from real tokenizer files the pinned packages ship
+(tests/local_models_files.py) and named by TOKEX_MODELS_DIR; the cache is laid out as
+huggingface_hub lays one out and named by HF_HUB_CACHE. Counts are checked against each file's
+own library; what does not load is listed with its reason; a file added while the server runs
+is offered after *Look again* (or in a new session), with no restart.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+import sentencepiece as spm
+import tokenizers
+from streamlit.testing.v1 import AppTest
+
+from tests.hostile_tokenizers import plain_bpe
+from tests.local_models_files import hf_cache, models_folder
+from tokenizer_core.reference import local_models
+from tokenizer_core.samples import sample_text
+from ui.common import limits
+
+from .conftest import REPO, TIMEOUT_S, open_page, shown
+
+PAGE = "pages/playground.py"
+DEEPSEEK_HF = "hf:deepseek-ai/DeepSeek-V4-Flash"
+
+
+@pytest.fixture
+def places(tmp_path, monkeypatch):
+    folder = models_folder(tmp_path / "models")
+    shutil.rmtree(folder / "deepseek")  # DeepSeek's file comes from the cache here instead
+    (folder / "broken.json").write_text('{"hello": 1}')
+    from tokenizer_core.reference.open_models import DEEPSEEK_FILE, packaged_path
+
+    cache = hf_cache(tmp_path / "hub", "deepseek-ai/DeepSeek-V4-Flash",
+                     packaged_path(DEEPSEEK_FILE).read_bytes())
+    monkeypatch.setenv("TOKEX_MODELS_DIR", str(folder))
+    monkeypatch.setenv("HF_HUB_CACHE", str(cache))
+    return folder, cache
+
+
+def count_of(app: AppTest, names: list[str]) -> list[str]:
+    app.multiselect(key="pg_tokenizers").set_value(names).run()
+    assert not app.exception, [e.value for e in app.exception]
+    return [m.value for m in app.metric]
+
+
+def test_the_playground_offers_the_folder_and_the_cache_with_their_own_librarys_counts(
+        app, places):
+    folder, cache = places
+    open_page(app, PAGE)
+    options = app.multiselect(key="pg_tokenizers").options
+    found = [o for o in options if o.startswith(("local:", "hf:"))]
+    assert found == ["local:lower", "local:mistral7b", "local:qwen", "local:trained", DEEPSEEK_HF]
+    text = sample_text("mixed_default")
+    mistral = spm.SentencePieceProcessor(model_file=str(folder / "mistral7b.model"))
+    lower = tokenizers.Tokenizer.from_file(str(folder / "lower.json"))
+    deepseek = tokenizers.Tokenizer.from_file(
+        str(next((cache / "models--deepseek-ai--DeepSeek-V4-Flash" / "snapshots").iterdir())
+            / "tokenizer.json"))
+    expected = [len(mistral.encode(text)), len(lower.encode(text, add_special_tokens=False)),
+                len(deepseek.encode(text, add_special_tokens=False))]
+    assert count_of(app, ["local:mistral7b", "local:lower", DEEPSEEK_HF]) == [
+        f"{n:,}" for n in expected]
+    assert not app.error
+
+
+def test_the_listing_shows_size_and_sha256_and_why_a_file_is_not_offered(app, places):
+    folder, _ = places
+    open_page(app, PAGE)
+    (table,) = [d.value for d in app.dataframe if "sha256" in d.value.columns]
+    qwen = table[table["Name"] == "local:qwen"].iloc[0]
+    assert qwen["sha256"] == local_models.sha256_of(folder / "qwen.tiktoken")
+    assert qwen["Bytes"] == sum((folder / f).stat().st_size
+                                for f in ("qwen.tiktoken", "qwen.tiktoken.json"))
+    warnings = [shown(w.value) for w in app.warning]
+    (broken,) = [w for w in warnings if "broken.json" in w]
+    assert "this is not a tokenizer.json that HF tokenizers" in broken
+    assert "Traceback" not in broken
+    assert "local:broken" not in app.multiselect(key="pg_tokenizers").options
+
+
+def test_a_file_added_while_the_server_runs_is_offered_after_look_again(app, places):
+    folder, _ = places
+    open_page(app, PAGE)
+    assert "local:late" not in app.multiselect(key="pg_tokenizers").options
+    (folder / "late.json").write_text(plain_bpe())
+    app.button(key="pg_rescan").click().run()
+    assert "local:late" in app.multiselect(key="pg_tokenizers").options
+    # and a new session (another student) sees it from the start, with no restart
+    other = AppTest.from_file(str(REPO / "app.py"), default_timeout=TIMEOUT_S)
+    open_page(other, PAGE)
+    assert "local:late" in other.multiselect(key="pg_tokenizers").options
+    assert count_of(other, ["local:late"]) == [
+        f"{len(tokenizers.Tokenizer.from_str(plain_bpe()).encode(sample_text('mixed_default')).ids):,}"]
+
+
+def test_the_folder_has_the_bounds_of_an_upload():
+    assert local_models.MAX_FILE_BYTES == limits.MAX_TOKENIZER_JSON_BYTES
+    assert local_models.LOAD_SECONDS == limits.MAX_TOKENIZER_JSON_SECONDS
