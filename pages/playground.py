@@ -16,6 +16,7 @@ from ui.common.tables import csv_download, shown_frame
 from ui.common.token_view import PanelData, render_options, token_panel
 from ui.playground import url_state
 from ui.playground.limits import MAX_TABLE_ROWS
+from ui.playground.normalization_note import normalization_note
 from ui.playground.numbers import numbers_ui
 from ui.playground.options import view_options_ui
 from ui.playground.text_source import own_files_ui, text_source_ui
@@ -95,6 +96,8 @@ for row_start in range(0, len(names), per_row):
     for column, name in zip(columns, names[row_start : row_start + per_row]):
         with column.container(border=True):
             token_panel(text, panels[name], options, catalog.description(name))
+            if panels[name].error is None and (note := normalization_note(name, text)):
+                st.caption(note)
             if name in catalog.ATTRIBUTIONS:
                 st.caption(catalog.attribution(name))
 

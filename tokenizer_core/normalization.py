@@ -3,13 +3,14 @@
 What it adds: `normalize(text, form)` returns the normalized text (exactly
 `unicodedata.normalize(form, text)`) with, for each of its characters, the span of the original
 text it came from, as HF's `NormalizedString` keeps alignments; `tokens_as_typed` moves the
-offsets of tokens of the normalized text back onto the original. A model whose own library
+offsets of tokens of the normalized text back onto the original; `Change` (`change_of`) says
+what a tokenizer's normalization did to one text, for the page to tell the reader. A model whose own library
 normalizes first (Qwen 2.5: NFC) encodes the normalized text, so its ids are the library's, and
 its tokens still highlight the characters the user typed.
 
 How the alignment is exact: the text is cut before every character at which normalization may
-start afresh (a starter that is already normalized and never composes with what precedes it:
-Unicode's "boundary before", NFC_Quick_Check=Yes with combining class 0). Normalizing each piece
+start afresh (Unicode's "boundary before": a starter that, like the first character it
+decomposes into, never composes with what precedes it). Normalizing each piece
 alone and joining them gives the normalization of the whole text. A piece that normalization
 leaves alone maps character for character; a piece it changes (`e` + U+0301 -> `é`, Hangul jamo
 -> a syllable) maps every character it became onto the whole piece.
@@ -30,7 +31,7 @@ from __future__ import annotations
 import functools
 import unicodedata
 from dataclasses import dataclass, replace
-from typing import Literal, Sequence
+from typing import Callable, Literal, Sequence
 
 from .tokens import Token
 
@@ -83,14 +84,20 @@ def _composition_seconds() -> frozenset[int]:
     return frozenset(seconds)
 
 
+_DECOMPOSED: dict[Form, Form | Literal["NFD", "NFKD"]] = {"NFC": "NFD", "NFKC": "NFKD"}
+
+
 @functools.lru_cache(maxsize=65_536)
 def starts_afresh(char: str, form: Form) -> bool:
     """Whether normalization of a text may be cut just before `char` (a "boundary before"):
-    `char` is a starter, normalization leaves it alone, and it never composes backwards."""
+    `char` is a starter, it never composes backwards, and neither does the first character it
+    decomposes into (so `ज़` U+095B, which NFC splits into ज + ◌़, still starts afresh, while
+    U+0F73, which decomposes into two marks, does not)."""
+    first = unicodedata.normalize(_DECOMPOSED[form], char)[0]
+    seconds = _composition_seconds()
     return (
-        unicodedata.combining(char) == 0
-        and unicodedata.is_normalized(form, char)
-        and ord(char) not in _composition_seconds()
+        unicodedata.combining(char) == 0 and unicodedata.combining(first) == 0
+        and ord(char) not in seconds and ord(first) not in seconds
     )
 
 
@@ -143,3 +150,51 @@ def tokens_as_typed(tokens: Sequence[Token], normalized: Normalized, offset: int
         moved.append(replace(token, start=start + offset, end=end + offset,
                              partial=token.partial or shares))
     return moved
+
+
+# -- what a tokenizer's normalization did to a text ----------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What a tokenizer changed in a text before cutting it.
+
+    by:      "NFC", "NFKC", or a tokenizer.json normalizer's type (`BertNormalizer`,
+             `NFC + Lowercase`).
+    changed: how many characters of the text as typed it changed, or None when they cannot be
+             told apart one combining sequence at a time (a normalizer that looks further).
+    total:   the text's length in characters.
+    """
+
+    by: str
+    changed: int | None
+    total: int
+
+
+def change_by_form(text: str, form: Form) -> Change | None:
+    """What normalizing to `form` changes in `text`; None when nothing."""
+    changed = changed_characters(text, form)
+    return Change(form, changed, len(text)) if changed else None
+
+
+def change_by(text: str, by: str, normalize_str: Callable[[str], str]) -> Change | None:
+    """What a normalizer we can only run (HF's `normalize_str`) changes in `text`; None when
+    nothing. Counted one combining sequence (an NFC piece) at a time, each distinct one once:
+    a lower-cased `H` is one character changed, `e` + U+0301 losing its accent two."""
+    if normalize_str(text) == text:
+        return None
+    seen: dict[str, bool] = {}
+    changed = 0
+    for start, end in pieces(text, "NFC"):
+        piece = text[start:end]
+        if piece not in seen:
+            seen[piece] = normalize_str(piece) != piece
+        changed += (end - start) if seen[piece] else 0
+    return Change(by, changed or None, len(text))
+
+
+def change_of(tokenizer: object, text: str) -> Change | None:
+    """What `tokenizer` changes in `text` before cutting it, if it says (`normalization_change`);
+    None for a tokenizer that cuts text as typed."""
+    describe = getattr(tokenizer, "normalization_change", None)
+    return describe(text) if callable(describe) else None

@@ -224,3 +224,23 @@ def test_bert_offsets_are_on_the_text_as_typed(text):
             typed = normalizer.normalize_str(text[token.start : token.end]).strip()
             assert typed == token.piece.removeprefix("##"), (token, text[token.start:token.end])
         previous_end = token.start if token.partial else token.end
+
+
+# -- what the page is told -------------------------------------------------------------------------
+
+
+def test_what_each_model_says_it_changed():
+    from tokenizer_core.measure.metrics import round_trip
+    from tokenizer_core.normalization import Change, change_of
+
+    text = "Cafe\u0301 \u095b ok"
+    assert change_of(load_open_model("qwen2.5"), text) == Change("NFC", 3, len(text))
+    # BERT: C lower-cased (1), e + U+0301 unaccented (2), ज़'s nukta stripped (1)
+    assert change_of(load_open_model("bert-base-uncased"), text) == Change("BertNormalizer", 4,
+                                                                         len(text))
+    for name in ("llama3", "deepseek-v4", "mistral-7b", "mistral-nemo"):
+        assert change_of(load_open_model(name), text) is None
+    assert change_of(load_open_model("qwen2.5"), "café") is None
+    qwen = load_open_model("qwen2.5")
+    lost = round_trip(qwen, text, qwen.encode(text)).lost
+    assert lost == "normalization to NFC: the model cuts the normalized text, and decoding gives it back"

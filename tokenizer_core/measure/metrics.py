@@ -11,6 +11,7 @@ Leaves out: tokenizing (the tokenizers do that) and charts (the app does that).
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from typing import AbstractSet, Iterable, Sequence
@@ -121,6 +122,11 @@ def round_trip(tokenizer: Tokenizer, text: str, tokens: Sequence[Token],
         return RoundTrip(False, "", say(N_("decoding failed: {error}"), error=reason))
     if decoded == text:
         return RoundTrip(True, decoded, "")
+    form = getattr(tokenizer, "normalization", None)  # Qwen 2.5 cuts the NFC text
+    if isinstance(form, str) and decoded == unicodedata.normalize(form, text):
+        return RoundTrip(False, decoded, say(N_(
+            "normalization to {form}: the model cuts the normalized text, and decoding gives it "
+            "back"), form=form))
     normal_form = getattr(tokenizer, "normal_form", None)
     if normal_form is not None and decoded == normal_form(text):
         level = getattr(tokenizer, "level", "")

@@ -16,6 +16,8 @@ How HF results become Tokens (the subtle part; HF's Python offsets are character
   HF reports it on the first character (overlapping the next token); here it is zero-width.
 - added tokens carry the text they matched; special ones are marked special, but not the
   unknown token standing in for text the model cannot spell (`[UNK]` covering `好`).
+- a normalizer (BERT's lower-casing, NFC, ...) runs inside HF, whose offsets are into the text as
+  typed; `normalization_change` says how much of a text it changed, for the page to say.
 - encoding never adds a post-processor's BOS/EOS/[CLS] (add_special_tokens=False) and switches
   off truncation and padding, so the tokens are exactly the tokens of the text.
 
@@ -41,6 +43,7 @@ from ..interface import (
     unknown_id_error,
 )
 from ..messages import N_, Refusal
+from ..normalization import Change, change_by
 from ..tokens import Token, piece_of, require_unicode, tokens_from_bytes
 from .rankfiles import gpt2_token_bytes
 
@@ -60,6 +63,17 @@ def _types_in(node: Any) -> set[str]:
         for value in node:
             found |= _types_in(value)
     return found
+
+
+def _normalizer_name(node: Any) -> str | None:
+    """A tokenizer.json normalizer by its parts' types (`BertNormalizer`, `NFC + Lowercase`);
+    None when there is none (DeepSeek's is an empty Sequence)."""
+    if not isinstance(node, dict):
+        return None
+    if node.get("type") != "Sequence":
+        return node.get("type") if isinstance(node.get("type"), str) else None
+    names = [_normalizer_name(part) for part in node.get("normalizers") or []]
+    return " + ".join(n for n in names if n) or None
 
 
 def _is_byte_level(config: dict[str, Any]) -> bool:
@@ -172,6 +186,7 @@ class HFTokenizer:
         # ids marked special in byte-level tokens; never the unknown token (it stands for text)
         self._special_ids = frozenset(self._special.values()) - {self._unk_id}
         self._plain: tokenizers.Tokenizer | None = None
+        self._normalizer = _normalizer_name(config.get("normalizer"))
 
     @classmethod
     def from_str(cls, json_text: str, name: str = "hf") -> HFTokenizer:
@@ -225,6 +240,14 @@ class HFTokenizer:
         # Cut at the allowed ones, read the rest with the plain twin. `allowed` is already
         # resolved (the text was checked), so nothing is left to refuse: disallowed_special=().
         return encode_with_specials(text, self._special, allowed, (), self._encode_plain)
+
+    def normalization_change(self, text: str) -> Change | None:
+        """What the tokenizer.json's normalizer changes in `text` before cutting (None: nothing,
+        or no normalizer). HF maps offsets back through it: tokens point at the text as typed."""
+        normalizer = self.tokenizer.normalizer
+        if self._normalizer is None or normalizer is None:
+            return None
+        return change_by(text, self._normalizer, normalizer.normalize_str)
 
     def decode(self, ids: Sequence[int]) -> str:
         """HF's decoder with special tokens kept (`skip_special_tokens=False`).

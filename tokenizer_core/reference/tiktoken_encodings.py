@@ -26,7 +26,7 @@ from ..interface import (
     resolve_special,
     unknown_id_error,
 )
-from ..normalization import Form, normalize, tokens_as_typed
+from ..normalization import Change, Form, change_by_form, normalize, tokens_as_typed
 from ..tokens import Token, require_unicode, tokens_from_bytes
 from .rankfiles import EncodingSpec, load_encoding_spec
 
@@ -87,6 +87,10 @@ class TiktokenTokenizer:
         """Whether this model's normalization changes the text before it is cut."""
         return self.normalization is not None and not unicodedata.is_normalized(
             self.normalization, text)
+
+    def normalization_change(self, text: str) -> Change | None:
+        """What this model's normalization changes in `text` before cutting (None: nothing)."""
+        return None if self.normalization is None else change_by_form(text, self.normalization)
 
     def encode_ids(self, text: str, allowed_special: frozenset[str]) -> list[int]:
         """Ids only (no Token records), special strings in `allowed_special` honoured and any
