@@ -118,10 +118,15 @@ def test_a_quality_row_is_measured_once(folder):
 
 
 def test_warm_fills_what_the_default_view_reads_and_a_second_warm_trains_nothing(
-    folder, trainings
+    folder, trainings, monkeypatch
 ):
+    loaded: list[str] = []
+    load = stored.reference_tokenizer
+    monkeypatch.setattr(stored, "reference_tokenizer", lambda name: loaded.append(name) or load(name))
     text = corpus_text("emoji")
     stored.warm_corpus(text)
+    # each real tokenizer loaded once, for its point and its quality row both
+    assert sorted(loaded) == sorted(stored.REFERENCE_TOKENIZERS)
     pct, families, sizes = stored.WARM_HELD_OUT_PCT, stored.WARM_HF_FAMILIES, stored.WARM_HF_SIZES
     made = {"ours": len(stored.WARM_VOCABS), "hf": len(families) * len(sizes)}
     assert trainings == made
