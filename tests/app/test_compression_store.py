@@ -4,6 +4,7 @@ vocabulary, and what `warm` makes is what the page's default view asks for."""
 
 from __future__ import annotations
 
+import functools
 import pytest
 import streamlit as st
 
@@ -62,8 +63,9 @@ def test_warm_makes_what_the_default_view_reads():
 
 
 def test_after_warm_the_page_trains_nothing_and_loads_no_vocabulary(app, folder, runs, loads):  # noqa: F811
+    load = functools.cache(stored.reference_tokenizer)  # as warm() does: once for both corpora
     for key in SMALL:
-        stored.warm_corpus(stored.BUILT_IN_CORPORA[key]())
+        stored.warm_corpus(stored.BUILT_IN_CORPORA[key](), load)
     runs.update(ours=0, hf=0)
     new_server_process()
     app.session_state["cp_corpora"] = list(SMALL)
