@@ -23,7 +23,8 @@ ensure_routed()
 link = first_visit("languages")  # once per session; afterwards the session's own tab wins
 first_tab = link.read_choice("lg_tab", {t: t for t in TABS}, TABS[0]) if link else None
 if link:  # the tokenizers, the ruler's text and code points: a link reopens the same screen
-    st.session_state["lg_tokenizers"] = link.read_names("lg_tok", data.NAMES, data.DEFAULT_NAMES,
+    st.session_state["lg_tokenizers"] = link.read_names("lg_tok", data.names(),
+                                                        data.DEFAULT_NAMES,
                                                         limit=MAX_PAGE_TOKENIZERS)
     st.session_state["lg_ruler_text"] = link.read_text(
         "lg_text", DEFAULT_TEXT, max_chars=MAX_URL_TEXT_CHARS, file_max_chars=MAX_RULER_INPUT_CHARS)
@@ -39,9 +40,10 @@ st.caption(_(
 show_link_notes("languages")
 st.session_state.setdefault("lg_tokenizers", data.DEFAULT_NAMES)
 names = st.multiselect(
-    _("Tokenizers"), data.NAMES, key="lg_tokenizers", format_func=data.long_label,
+    _("Tokenizers"), data.names(), key="lg_tokenizers", format_func=data.long_label,
     max_selections=MAX_PAGE_TOKENIZERS, persist_state=KEEP,
-    help="\n\n".join(f"**{data.shown(data.label(n))}**: {data.description(n)}" for n in data.NAMES),
+    help="\n\n".join(f"**{data.shown(data.label(n))}**: {data.description(n)}"
+                       for n in data.names()),
 )
 if not names:
     st.info(_("Pick at least one tokenizer."), icon="👆")

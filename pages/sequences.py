@@ -29,10 +29,12 @@ st.caption(_(
     "and the attention mask tells the model which positions are padding."
 ))
 show_link_notes("sequences")
-name = st.selectbox(_("Tokenizer"), list(catalog.BUILT_IN), key="sq_tokenizer",
+name = st.selectbox(_("Tokenizer"), catalog.offered(), key="sq_tokenizer",
                     format_func=lambda n: _(catalog.label(n)), persist_state=KEEP,
-                    help="\n\n".join(f"**{_(catalog.label(n))}**: {_(catalog.DESCRIPTIONS[n])}"
-                                     for n in catalog.BUILT_IN))
+                    help="\n\n".join([
+                        *(f"**{_(catalog.label(n))}**: {_(catalog.DESCRIPTIONS[n])}"
+                          for n in catalog.BUILT_IN),
+                        *(f"**{n}**: {catalog.description(n)}" for n in catalog.found_names())]))
 
 (input_tab, long_tab, batch_tab, chat_tab), open_tab = kept_tabs_translated(
     TABS, "sq_tab", first_tab)

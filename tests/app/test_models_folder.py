@@ -101,3 +101,49 @@ def test_a_file_added_while_the_server_runs_is_offered_after_look_again(app, pla
 def test_the_folder_has_the_bounds_of_an_upload():
     assert local_models.MAX_FILE_BYTES == limits.MAX_TOKENIZER_JSON_BYTES
     assert local_models.LOAD_SECONDS == limits.MAX_TOKENIZER_JSON_SECONDS
+
+
+def frames_naming(app: AppTest, name: str) -> list:
+    return [d.value for d in app.dataframe
+            if name in " ".join(map(str, [*d.value.columns, *d.value.index,
+                                          *d.value.astype(str).to_numpy().ravel()]))]
+
+
+def test_languages_offers_them_on_every_tab(app, places):
+    open_page(app, "pages/languages.py")
+    picker = app.multiselect(key="lg_tokenizers")
+    assert "local:qwen" in picker.options and DEEPSEEK_HF in picker.options
+    picker.set_value(["gpt2", "local:qwen"]).run()
+    for tab in ("Byte ruler", "English vs Chinese", "Many languages", "Emoji",
+                "Grow a vocabulary"):
+        app.session_state["lg_tab"] = tab
+        app.run()
+        assert not app.exception, (tab, [e.value for e in app.exception])
+        assert not app.error, (tab, [e.value for e in app.error])
+    app.session_state["lg_tab"] = "English vs Chinese"
+    app.run()
+    assert frames_naming(app, "local:qwen")
+
+
+def test_sequences_offers_them_and_frames_their_ids(app, places):
+    import re
+
+    folder, _ = places
+    open_page(app, "pages/sequences.py")
+    box = app.selectbox(key="sq_tokenizer")
+    assert "local:mistral7b" in box.options
+    box.set_value("local:mistral7b").run()
+    app.toggle(key="sq_ids").set_value(True).run()
+    assert not app.exception, [e.value for e in app.exception]
+    markup = "".join(h.proto.body for h in app.get("html"))
+    mistral = spm.SentencePieceProcessor(model_file=str(folder / "mistral7b.model"))
+    lines = app.text_area(key="sq_a").value.split("\n")
+    rows = re.findall(r'<tr class="toks">(.*?)</tr>', markup)
+    assert len(rows) == len(lines)
+    for line, row in zip(lines, rows):
+        ids = [int(x) for x in re.findall(r">(\d+)</td>", row)]
+        assert ids[1 : 1 + len(mistral.encode(line))] == mistral.encode(line)  # after the BOS
+    for tab in ("Long text", "Batching", "Chat templates"):
+        app.session_state["sq_tab"] = tab
+        app.run()
+        assert not app.exception, (tab, [e.value for e in app.exception])

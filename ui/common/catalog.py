@@ -308,10 +308,26 @@ def label(name: str) -> str:
     return BUILT_IN.get(name, name)
 
 
+def offered() -> list[str]:
+    """The list every picker starts from: the built-in tokenizers, then those of the models
+    folder and the Hugging Face cache (found_models), as this session found them."""
+    return [*BUILT_IN, *found_models.names()]
+
+
+def found_names() -> list[str]:
+    """Only the models folder's and the Hugging Face cache's (pages with lists of their own)."""
+    return found_models.names()
+
+
+def version(name: str) -> str:
+    """What a result cached by name must also be keyed on: a found file's sha256 (a file
+    changed under the same name is another tokenizer), "" for the others."""
+    return found_models.model(name).sha256 if _is_found(name) else ""
+
+
 def choices() -> list[str]:
-    """Every picker's list: the built-in tokenizers, those of the models folder and the Hugging
-    Face cache (found_models), then the session's uploads."""
-    return [*BUILT_IN, *found_models.names(), *uploaded()]
+    """The Playground's list: offered(), then the session's uploads."""
+    return [*offered(), *uploaded()]
 
 
 def label_of() -> Callable[[str], str]:

@@ -64,14 +64,24 @@ DESCRIPTIONS: dict[str, str] = {
 }
 
 
+def names() -> list[str]:
+    """The picker's list: NAMES, then the models folder's and the Hugging Face cache's."""
+    return [*NAMES, *catalog.found_names()]
+
+
 def trained_on(name: str) -> str:
-    """What the tokenizer was trained on, in the session's language."""
+    """What the tokenizer was trained on, in the session's language (a file of the models
+    folder or the Hugging Face cache does not say: a dash)."""
+    if name not in TRAINED_ON:
+        return "—"
     return _(TRAINED_ON[name], merges=number(MERGES.get(name, 0)))
 
 
 def description(name: str) -> str:
     """The picker's help for one tokenizer, in the session's language (the shared catalog's
     descriptions are looked up in the catalog too)."""
+    if name not in DESCRIPTIONS:  # a file of the models folder or the Hugging Face cache
+        return catalog.description(name)
     return _(DESCRIPTIONS[name], merges=number(MERGES.get(name, 0))) if name in MERGES else _(
         DESCRIPTIONS[name])
 COLORS: dict[str, str] = {  # Okabe-Ito: tells apart for colour-blind viewers
@@ -167,7 +177,7 @@ def _kept_counts() -> _Counts:
 
 def known_counts(name: str, key: str) -> tuple[int, ...] | None:
     """Counts already made for the texts whose digest is `key`, or None."""
-    return _kept_counts().get((name, key))
+    return _kept_counts().get((name, key + catalog.version(name)))  # a found file: its sha256
 
 
 def counts(
@@ -179,6 +189,6 @@ def counts(
     key = key or digest(texts)
     found = known_counts(name, key)
     if found is None:
-        found = tuple(token_counts(catalog.load(name), texts, progress))
-        _kept_counts().put((name, key), found)
+        found = tuple(token_counts(catalog.get(name), texts, progress))
+        _kept_counts().put((name, key + catalog.version(name)), found)
     return found

@@ -139,7 +139,7 @@ def parallel_section(names: Sequence[str]) -> None:
                theme=None)
     trained_on = {data.label(n): data.trained_on(n) for n in names}
     trained_on[data.BYTES_LABEL] = _("nothing: the 256 byte tokens, no merges")
-    vocab = {data.label(n): catalog.load(n).vocab_size for n in names} | {data.BYTES_LABEL: 256}
+    vocab = {data.label(n): catalog.get(n).vocab_size for n in names} | {data.BYTES_LABEL: 256}
     table = premium_table(results, vocab, trained_on)
     hidden = {_(c) for c in ("EN characters", "ZH characters", "EN bytes", "ZH bytes")}
     st.dataframe(

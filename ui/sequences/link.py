@@ -78,6 +78,8 @@ def read_link() -> str | None:
         return None
     state = st.session_state
     for key, options in CHOICES.items():
+        if key == "sq_tokenizer":  # the models folder's too, as this session found them
+            options = catalog.offered()
         state[key] = link.read_choice(key, {o: o for o in options}, state[key])
     for key, (low, high) in NUMBERS.items():
         state[key] = link.read_int(key, state[key], low=low, high=high)
