@@ -30,7 +30,7 @@ import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..messages import N_, Refusal
 from .isolated import IsolatedTokenizer, Kind
@@ -110,15 +110,18 @@ def _too_big(path: Path, size: int, max_bytes: int) -> NotOffered:
                                     bound=max_bytes))
 
 
+Hasher = Callable[[Path], str]  # a file's sha256 (the app passes one that remembers)
+
+
 def _model(name: str, kind: Kind, files: list[Path], origin: str, entry: Path,
-           max_bytes: int) -> LocalModel | NotOffered:
+           max_bytes: int, hasher: Hasher) -> LocalModel | NotOffered:
     sizes = [f.stat().st_size for f in files]
     if sizes[0] > max_bytes:
         return _too_big(entry, sizes[0], max_bytes)
-    return LocalModel(name, kind, tuple(files), sum(sizes), sha256_of(files[0]), origin, entry)
+    return LocalModel(name, kind, tuple(files), sum(sizes), hasher(files[0]), origin, entry)
 
 
-def _folder_entry(entry: Path, max_bytes: int) -> LocalModel | NotOffered | None:
+def _folder_entry(entry: Path, max_bytes: int, hasher: Hasher) -> LocalModel | NotOffered | None:
     """What one entry of the models folder is; None for what is skipped silently."""
     if entry.name.startswith(".") or entry.name.endswith(".tiktoken" + SIDECAR_SUFFIX):
         return None  # hidden, or a sidecar (read with its rank file)
@@ -129,7 +132,7 @@ def _folder_entry(entry: Path, max_bytes: int) -> LocalModel | NotOffered | None
                                              file=entry.name))
         configs = [entry / c for c in CONFIG_FILES if (entry / c).is_file()]
         return _model(LOCAL_PREFIX + entry.name, "tokenizer.json", [main, *configs], "folder",
-                      entry, max_bytes)
+                      entry, max_bytes, hasher)
     kind = _SUFFIX_KIND.get(entry.suffix)
     if kind is None or not entry.is_file():
         return NotOffered(entry, Refusal(N_(
@@ -144,11 +147,11 @@ def _folder_entry(entry: Path, max_bytes: int) -> LocalModel | NotOffered | None
                 "{file} has no sidecar {sidecar} naming its regex and special tokens (see "
                 "docs/models.md)"), file=entry.name, sidecar=sidecar.name))
         files.append(sidecar)
-    return _model(LOCAL_PREFIX + entry.stem, kind, files, "folder", entry, max_bytes)
+    return _model(LOCAL_PREFIX + entry.stem, kind, files, "folder", entry, max_bytes, hasher)
 
 
-def scan_folder(folder: Path, max_bytes: int = MAX_FILE_BYTES) -> tuple[list[LocalModel],
-                                                                         list[NotOffered]]:
+def scan_folder(folder: Path, max_bytes: int = MAX_FILE_BYTES, hasher: Hasher = sha256_of,
+                ) -> tuple[list[LocalModel], list[NotOffered]]:
     """The models folder's tokenizers, by name, and what it holds that is not offered."""
     models: dict[str, LocalModel] = {}
     skipped: list[NotOffered] = []
@@ -156,7 +159,7 @@ def scan_folder(folder: Path, max_bytes: int = MAX_FILE_BYTES) -> tuple[list[Loc
         return [], []
     for entry in sorted(folder.iterdir()):
         try:
-            found = _folder_entry(entry, max_bytes)
+            found = _folder_entry(entry, max_bytes, hasher)
         except OSError as error:  # unreadable, or gone while we looked
             found = NotOffered(entry, Refusal(N_("{file} could not be read: {error}"),
                                               file=entry.name, error=error.strerror or str(error)))
@@ -180,8 +183,8 @@ def _chosen_revision(repo: Any) -> Any | None:
     return revisions[0] if revisions else None
 
 
-def scan_hf_cache(cache: Path, max_bytes: int = MAX_FILE_BYTES) -> tuple[list[LocalModel],
-                                                                         list[NotOffered]]:
+def scan_hf_cache(cache: Path, max_bytes: int = MAX_FILE_BYTES, hasher: Hasher = sha256_of,
+                  ) -> tuple[list[LocalModel], list[NotOffered]]:
     """Tokenizers in the local Hugging Face cache, found by huggingface_hub's scanner."""
     if not cache.is_dir():
         return [], []
@@ -209,18 +212,18 @@ def scan_hf_cache(cache: Path, max_bytes: int = MAX_FILE_BYTES) -> tuple[list[Lo
             continue  # a model without a fast tokenizer: nothing to offer, nothing to report
         paths = [files["tokenizer.json"], *(files[c] for c in CONFIG_FILES if c in files)]
         models.append(_model(HF_PREFIX + repo.repo_id, "tokenizer.json", paths, "hf-cache",
-                             revision.snapshot_path, max_bytes))
+                             revision.snapshot_path, max_bytes, hasher))
     return ([m for m in models if isinstance(m, LocalModel)],
             skipped + [m for m in models if isinstance(m, NotOffered)])
 
 
 def scan(folder: Path | None = None, hf_cache: Path | None = None,
-         max_bytes: int = MAX_FILE_BYTES) -> Scan:
+         max_bytes: int = MAX_FILE_BYTES, hasher: Hasher = sha256_of) -> Scan:
     """Both places, now: the models folder first, then the Hugging Face cache."""
     folder = models_dir() if folder is None else folder
     hf_cache = hf_cache_dir() if hf_cache is None else hf_cache
-    local, local_skipped = scan_folder(folder, max_bytes)
-    cached, cache_skipped = scan_hf_cache(hf_cache, max_bytes)
+    local, local_skipped = scan_folder(folder, max_bytes, hasher)
+    cached, cache_skipped = scan_hf_cache(hf_cache, max_bytes, hasher)
     return Scan(tuple(local + cached), tuple(local_skipped + cache_skipped), folder, hf_cache)
 
 

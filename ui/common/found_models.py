@@ -12,11 +12,22 @@ Leaves out: the pickers themselves (catalog.choices lists these names after the 
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
 import pandas as pd
 import streamlit as st
+from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
 
 from tokenizer_core.reference.isolated import IsolatedTokenizer
-from tokenizer_core.reference.local_models import LocalModel, Scan, open_isolated, scan
+from tokenizer_core.reference.local_models import (
+    LocalModel,
+    Scan,
+    open_isolated,
+    scan,
+    sha256_of,
+)
 from ui.common.i18n import _, explain, number
 from ui.common.limits import MAX_FOUND_MODELS, MAX_TOKENIZER_JSON_BYTES, MAX_TOKENIZER_JSON_SECONDS
 from ui.common.safe_text import literal
@@ -44,16 +55,40 @@ def _outcome(model: LocalModel) -> IsolatedTokenizer | ValueError:
     return _opened(model.name, model.sha256, model.size, model)
 
 
+@st.cache_data(max_entries=4 * MAX_FOUND_MODELS, show_spinner=False)
+def _sha256(path: str, size: int, modified_ns: int) -> str:
+    return sha256_of(Path(path))
+
+
+def _remembered_sha256(path: Path) -> str:
+    """A file's sha256, hashed again only when its size or modification time changed (a
+    session's scan of a cache of large files would otherwise read them all)."""
+    stat = path.stat()
+    return _sha256(str(path), stat.st_size, stat.st_mtime_ns)
+
+
+def _load_all(models: tuple[LocalModel, ...]) -> None:
+    """Start every worker not started yet, two at a time: each start is mostly a new Python
+    importing the core, and the first session waits for all of them."""
+    context = get_script_run_ctx()
+
+    def load(model: LocalModel) -> None:
+        add_script_run_ctx(threading.current_thread(), context)  # the caches need the run's
+        _outcome(model)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        list(pool.map(load, models))
+
+
 def current() -> Scan:
     """This session's listing of both places: scanned on its first use, or after rescan()."""
     found = st.session_state.get(_SCAN_KEY)
     if found is None:
-        found = scan(max_bytes=MAX_TOKENIZER_JSON_BYTES)
+        found = scan(max_bytes=MAX_TOKENIZER_JSON_BYTES, hasher=_remembered_sha256)
         st.session_state[_SCAN_KEY] = found
         if found.models:
             with st.spinner(_("Loading the tokenizers of the models folder…")):
-                for model in found.models[:MAX_FOUND_MODELS]:
-                    _outcome(model)
+                _load_all(found.models[:MAX_FOUND_MODELS])
     return found
 
 
