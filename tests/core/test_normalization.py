@@ -23,6 +23,7 @@ from tests.shared import own_library_counter
 from tokenizer_core.counting import count_tokens
 from tokenizer_core.normalization import FORMS, changed_characters, normalize, pieces
 from tokenizer_core.reference.open_models import OPEN_MODELS
+from tokenizer_core.tokens import Token
 
 VIETNAMESE = unicodedata.normalize("NFD", "Tiếng Việt có dấu: người, được, thưởng.")
 KOREAN_JAMO = unicodedata.normalize("NFD", "한국어 문장도 있습니다.")
@@ -244,3 +245,59 @@ def test_what_each_model_says_it_changed():
     qwen = load_open_model("qwen2.5")
     lost = round_trip(qwen, text, qwen.encode(text)).lost
     assert lost == "normalization to NFC: the model cuts the normalized text, and decoding gives it back"
+
+
+# -- a SentencePiece model that normalizes (the library's default nmt_nfkc) -------------------------
+
+
+@pytest.fixture(scope="module")
+def nfkc_model():
+    """A model trained here with the library's defaults: nmt_nfkc, extra whitespace removed, a
+    dummy-prefix `▁`; byte fallback on, so nothing is unknown."""
+    import io
+
+    import sentencepiece as spm
+
+    from tokenizer_core.reference.sentencepiece_models import SentencePieceTokenizer
+    from tokenizer_core.samples import sample_text
+
+    writer = io.BytesIO()
+    lines = [line for line in sample_text("english").split("\n") if line]
+    spm.SentencePieceTrainer.train(sentence_iterator=iter(lines), model_writer=writer,
+                                   vocab_size=400, hard_vocab_limit=False, byte_fallback=True,
+                                   minloglevel=2, num_threads=1)
+    return SentencePieceTokenizer(writer.getvalue(), "nfkc")
+
+
+def assert_placed_on_the_text(model, text: str, tokens: list[Token]) -> None:
+    """Ids are the library's; spans in order and in bounds, where the library put each piece;
+    the characters no token covers are ones the model drops (spaces it squeezes, controls); a
+    character's bytes sit on it, partial; only the dummy-prefix `▁` is empty."""
+    assert ids(tokens) == [p.id for p in model.processor.encode(text, return_type="proto").pieces]
+    covered = set()
+    for before, token in zip([Token(0, b"", 0, 0), *tokens], tokens):
+        assert 0 <= token.start <= token.end <= len(text) and token.start >= before.start
+        assert token.start < token.end or (token.piece == "▁" and not token.bytes), token
+        if token.piece is None:  # on the character typed, or on the sequence composed into it
+            assert token.partial
+        covered.update(range(token.start, token.end))
+    dropped = [ch for i, ch in enumerate(text) if i not in covered]
+    assert all(not model.processor.normalize(ch).strip("▁") for ch in dropped), dropped
+
+
+def test_nfkc_sentencepiece_places_pieces_on_the_text_as_typed(nfkc_model):
+    text = "  Ｈｅｌｌｏ   world\t! ﬁne cafe\u0301 你好"
+    tokens = nfkc_model.encode(text)
+    assert_placed_on_the_text(nfkc_model, text, tokens)
+    wide = next(t for t in tokens if "Ｈ" in text[t.start : t.end])
+    assert text[wide.start : wide.end] == "Ｈ" and wide.bytes == b"H"
+    # the library's offsets: `▁w` begins at the three typed spaces it squeezed into one `▁`
+    assert any(text[t.start : t.end] == "   w" for t in tokens if t.piece == "▁w")
+    assert nfkc_model.normalization_change(text).by == "nmt_nfkc"
+    assert nfkc_model.normalization_change("the cat") is None
+
+
+@settings(max_examples=100, deadline=None)
+@given(text=COMBINING_TEXT)
+def test_nfkc_sentencepiece_on_any_text(nfkc_model, text):
+    assert_placed_on_the_text(nfkc_model, text, nfkc_model.encode(text))

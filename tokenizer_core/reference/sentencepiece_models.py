@@ -16,6 +16,11 @@ The space is the ordinary character `▁` (U+2581), shown in `Token.piece` as Se
 it (`▁Saturday`); a token's `bytes` are the input it covers (` Saturday`), taken from the
 library's own byte offsets. The `▁` the library puts before the first word covers nothing.
 
+A model that normalizes (the library's default `nmt_nfkc`, extra spaces removed: a `.model` from
+the models folder) cuts other text than it was given; its pieces are then placed by the
+library's own offsets, bytes of the input as typed (`▁w` covering three typed spaces and `w`), as
+HF places a normalizer's tokens, and text it drops (leading spaces) is covered by no token.
+
 Leaves out: sampling and n-best (the library has them; models/unigram.py shows ours). Special
 tokens in user text are matched only when the caller names them (`special_tokens`); the models
 trained here name none, so their bos/eos are ids only.
@@ -31,7 +36,8 @@ from typing import Literal, Sequence
 import sentencepiece as spm
 
 from ..interface import AllowedSpecial, DisallowedSpecial, encode_with_specials, unknown_id_error
-from ..tokens import Token, require_unicode, tokens_from_bytes
+from ..normalization import Change
+from ..tokens import ByteToChar, Token, piece_of, require_unicode, tokens_from_bytes
 
 ModelType = Literal["unigram", "bpe"]
 LESSON_PARAMETERS = {
@@ -42,6 +48,7 @@ EXACT_PARAMETERS = {
     "byte_fallback": True, "user_defined_symbols": ["\n"],
 }
 _BYTE_PIECE = re.compile(r"<0x([0-9A-F]{2})>")
+METASPACE = "▁"  # U+2581, the library's word-start mark
 
 
 def train_sentencepiece(
@@ -84,6 +91,7 @@ class SentencePieceTokenizer:
         self.processor = spm.SentencePieceProcessor(model_proto=model_proto)
         self.model_type = _model_type(self)
         self._special_tokens = dict(special_tokens or {})
+        self._normalizer, self._dummy_prefix = _normalizer(model_proto)
 
     @property
     def vocab_size(self) -> int:
@@ -114,9 +122,22 @@ class SentencePieceTokenizer:
         return encode_with_specials(text, self._special_tokens, allowed_special, disallowed_special,
                                     self._encode_plain)
 
+    def normalization_change(self, text: str) -> Change | None:
+        """Whether the model's normalizer changes `text` before cutting (None: it does not, or
+        the model has none); not counted, as the library says only where pieces begin."""
+        if self._normalizer is None or not text:
+            return None
+        as_typed = ("▁" if self._dummy_prefix else "") + text.replace(" ", "▁")
+        if self.processor.normalize(text) == as_typed:
+            return None
+        return Change(self._normalizer, None, len(text))
+
     def _encode_plain(self, text: str, offset: int) -> list[Token]:
         data = text.encode("utf-8")
         proto = self.processor.encode(text, return_type="proto")
+        if self._normalizer is not None:
+            return [dataclasses.replace(t, start=t.start + offset, end=t.end + offset)
+                    for t in self._placed_by_offsets(text, list(proto.pieces))]
         pairs: list[tuple[int, bytes]] = []
         names: list[str] = []
         for piece in proto.pieces:
@@ -135,11 +156,56 @@ class SentencePieceTokenizer:
             for t, name in zip(tokens, names)
         ]
 
+    def _placed_by_offsets(self, text: str, pieces: list) -> list[Token]:
+        """Tokens of a normalizing model, placed by the library's byte offsets into `text`.
+
+        subtle: the library gives every piece but the last of one typed character an empty
+        span (`<0xC3>` `<0xA9>` for an `é` composed from `e` + U+0301; `f` `i` for `ﬁ`); each
+        takes the span of the piece after it, so all of them sit on that character, partial.
+        The dummy-prefix `▁`, which stands for no typed character, stays empty."""
+        data, to_char = text.encode("utf-8"), ByteToChar(text)
+        spans: list[tuple[int, int]] = []
+        for piece in pieces:
+            start, end, _ = to_char.span(piece.begin, piece.end)
+            spans.append((start, end))
+        for i in range(len(pieces) - 2, -1, -1):
+            empty = pieces[i].begin == pieces[i].end == pieces[i + 1].begin
+            if empty and pieces[i].piece != METASPACE:
+                spans[i] = spans[i + 1]
+        tokens = []
+        for i, piece in enumerate(pieces):
+            held = _BYTE_PIECE.fullmatch(piece.piece)
+            own = bytes([int(held.group(1), 16)]) if held else data[piece.begin : piece.end]
+            if not own and spans[i][0] < spans[i][1]:  # sharing a character: the piece's own
+                own = piece.piece.replace(METASPACE, " ").encode("utf-8")
+            shares = any(0 <= j < len(spans) and j != i and spans[j][0] < spans[j][1]
+                         and spans[j][0] < spans[i][1] and spans[i][0] < spans[j][1]
+                         for j in (i - 1, i + 1))
+            tokens.append(Token(
+                piece.id, own, *spans[i], partial=shares or (bool(held) and piece_of(own) is None),
+                piece=piece_of(own) if held else piece.piece,
+                unknown=piece.id == self.processor.unk_id(),
+            ))
+        return tokens
+
     def decode(self, ids: Sequence[int]) -> str:
         ids = list(ids)
         if not all(isinstance(i, int) and 0 <= i < self.vocab_size for i in ids):
             raise unknown_id_error(ids, lambda i: isinstance(i, int) and 0 <= i < self.vocab_size)
         return self.processor.decode(ids)
+
+
+def _normalizer(model_proto: bytes) -> tuple[str | None, bool]:
+    """The model's normalizer by its rule name (None: `identity` and spaces kept, so the pieces
+    are the text's own bytes), and whether it puts a `▁` before the text."""
+    from sentencepiece import sentencepiece_model_pb2 as model_pb2
+
+    proto = model_pb2.ModelProto()
+    proto.ParseFromString(model_proto)
+    spec = proto.normalizer_spec
+    exact = spec.name in ("identity", "") and not spec.remove_extra_whitespaces
+    name = spec.name or "user_defined"
+    return (None if exact else name), spec.add_dummy_prefix
 
 
 def _model_type(tokenizer: SentencePieceTokenizer) -> str:
