@@ -301,3 +301,29 @@ def test_nfkc_sentencepiece_places_pieces_on_the_text_as_typed(nfkc_model):
 @given(text=COMBINING_TEXT)
 def test_nfkc_sentencepiece_on_any_text(nfkc_model, text):
     assert_placed_on_the_text(nfkc_model, text, nfkc_model.encode(text))
+
+
+# -- the command line ----------------------------------------------------------------------------
+
+
+def test_command_line_encodes_counts_and_windows_like_qwen(qwen_own, tmp_path, capsys):
+    """encode's ids are Qwen's and its spans the text's as given; count and windows agree."""
+    import json
+
+    from tokenizer_core import cli
+
+    text = FRENCH + " " + HINDI_NUKTA
+    path = tmp_path / "text.txt"
+    path.write_text(text, encoding="utf-8")
+    expected = qwen_ids(qwen_own, text)
+    assert cli.main(["encode", "--tokenizer", "qwen2.5", str(path)]) == 0
+    tokens = json.loads(capsys.readouterr().out)["tokens"]
+    assert [t["id"] for t in tokens] == expected
+    assert tokens[0]["start"] == 0 and tokens[-1]["end"] == len(text)
+    assert cli.main(["count", "--tokenizer", "qwen2.5", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)["tokenizers"][0]["tokens"] == len(expected)
+    assert cli.main(["windows", "--tokenizer", "qwen2.5", "--max-length", "4", "--stride", "0",
+                     str(path)]) == 0
+    windows = json.loads(capsys.readouterr().out)["windows"]
+    assert [i for w in windows for i in w["ids"]] == expected
+    assert windows[-1]["end"] == len(text)

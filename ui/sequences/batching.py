@@ -70,7 +70,7 @@ def line_lengths(name: str, text: str) -> list[int]:
     lines = [line for line in text.split("\n") if line.strip()][:MAX_BATCH_LINES]
     tokenizer = catalog.get(name)
     if isinstance(tokenizer, TiktokenTokenizer):
-        return [len(tokenizer.encoding.encode_ordinary(line)) for line in lines]
+        return [len(tokenizer.encode_ordinary_ids(line)) for line in lines]  # Qwen: NFC first
     return [len(tokenizer.encode(line, disallowed_special=())) for line in lines]
 
 
