@@ -147,3 +147,12 @@ def test_sequences_offers_them_and_frames_their_ids(app, places):
         app.session_state["sq_tab"] = tab
         app.run()
         assert not app.exception, (tab, [e.value for e in app.exception])
+
+
+def test_a_link_naming_a_folder_tokenizer_reopens_it(app, places):
+    from .conftest import open_link
+
+    open_link(app, PAGE, {"tok": "gpt2,local:qwen"})
+    assert app.multiselect(key="pg_tokenizers").value == ["gpt2", "local:qwen"]
+    tok = app.query_params["tok"]  # the link the page writes back keeps it
+    assert (tok if isinstance(tok, str) else tok[0]) == "gpt2,local:qwen"

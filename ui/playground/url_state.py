@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.common.catalog import BUILT_IN, DEFAULT_TOKENIZERS
+from ui.common.catalog import DEFAULT_TOKENIZERS, offered
 from ui.common.i18n import N_, _, ngettext
 from ui.common.limits import MAX_PANELS
 from ui.common.page_state import first_visit, write_link
@@ -27,9 +27,12 @@ def restore(prefix: str, default_text: str) -> None:
     if link is None:
         return
     state = st.session_state
+    # a link names the built-in tokenizers and the models folder's (a class shares the folder;
+    # an upload is one session's and has no link name)
+    names = offered()
     state[f"{prefix}_text"] = link.read_text("text", default_text, max_chars=MAX_URL_TEXT_CHARS,
                                              file_max_chars=MAX_TOKENIZE_CHARS)
-    state[f"{prefix}_tokenizers"] = link.read_names("tok", BUILT_IN, list(DEFAULT_TOKENIZERS),
+    state[f"{prefix}_tokenizers"] = link.read_names("tok", names, list(DEFAULT_TOKENIZERS),
                                                     limit=MAX_PANELS)
     state[f"{prefix}_view"] = link.read_choice("view", {v: v for v in VIEWS}, "text")
     state[f"{prefix}_ws"] = link.read_flag("ws")
@@ -37,7 +40,7 @@ def restore(prefix: str, default_text: str) -> None:
     state[f"{prefix}_diff"] = link.read_flag("diff")
     # The A/B pair: names only here; the page keeps them to the panels shown (`pair`).
     for side in ("a", "b"):
-        state[f"{prefix}_diff_{side}"] = link.read_choice(f"diff_{side}", {n: n for n in BUILT_IN},
+        state[f"{prefix}_diff_{side}"] = link.read_choice(f"diff_{side}", {n: n for n in names},
                                                           None, shown=_("the first two panels"))
     state[f"{prefix}_window"] = link.read_int("ctx", WINDOWS[0], low=0, high=max(WINDOWS),
                                               allowed=WINDOWS,
@@ -65,15 +68,16 @@ def save(text: str, names: list[str], view: str, ws: bool, special: bool, window
          marks: bool = False, marked_pair: tuple[str, str] | None = None) -> bool:
     """Write the view into the URL (`marks`: disagreements outlined, between `marked_pair`);
     returns False when the text was too long to keep."""
+    linkable = set(offered())
     params = {
-        "tok": ",".join(n for n in names if n in BUILT_IN),
+        "tok": ",".join(n for n in names if n in linkable),
         "view": view,
         "ws": "1" if ws else "0",
         "special": "1" if special else "0",
         "ctx": str(window),
         "diff": "1" if marks else "0",
     }
-    if marks and marked_pair and all(n in BUILT_IN for n in marked_pair):
+    if marks and marked_pair and all(n in linkable for n in marked_pair):
         params["diff_a"], params["diff_b"] = marked_pair  # an uploaded file has no link name
     fits = len(text) <= MAX_URL_TEXT_CHARS
     if fits:
