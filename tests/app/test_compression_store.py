@@ -5,6 +5,7 @@ vocabulary, and what `warm` makes is what the page's default view asks for."""
 from __future__ import annotations
 
 import functools
+
 import pytest
 import streamlit as st
 
