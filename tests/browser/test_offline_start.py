@@ -37,7 +37,6 @@ from pathlib import Path
 import pytest
 
 from tests.browser.conftest import (
-    CHROMIUM_FLAGS,
     REQUIRE_ENV,
     SERVER_START_TIMEOUT_S,
     PageLog,
@@ -46,7 +45,7 @@ from tests.browser.conftest import (
     _stop,
     browser_missing_reason,
     browser_required,
-    find_chromium,
+    launch_chromium,
     new_guarded_page,
     wait_for_app,
 )
@@ -184,9 +183,7 @@ def _open_pages_in_chromium(url: str) -> tuple[list[str], list[str]]:
     problems: list[str] = []
     failures: list[str] = []
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=find_chromium(), headless=True, args=CHROMIUM_FLAGS
-        )
+        browser = launch_chromium(playwright)
         try:
             for path, heading in BROWSER_PAGES:
                 log = PageLog()

@@ -21,6 +21,31 @@ def test_app_opens_with_title_and_stays_local(
     assert page_log.page_errors == []
 
 
+def test_the_guard_sees_offsite_requests_and_the_browser_refuses_them(open_app, page_log) -> None:
+    """What every browser test relies on: an image, a fetch to an IP literal and a websocket
+    beyond this machine are logged (so the test fails) and never answered."""
+    page = open_app()
+    outcome = page.evaluate(
+        """async () => {
+            const image = new Image();
+            const loaded = new Promise(done => { image.onload = () => done('loaded');
+                                                 image.onerror = () => done('refused'); });
+            image.src = 'http://example.org/pixel.png';
+            const fetched = fetch('http://203.0.113.7/data.json')
+                .then(() => 'answered', () => 'refused');
+            const socket = new WebSocket('ws://example.net/stream');
+            const opened = new Promise(done => { socket.onopen = () => done('opened');
+                                                 socket.onerror = () => done('refused'); });
+            return [await loaded, await fetched, await opened];
+        }"""
+    )
+    assert outcome == ["refused", "refused", "refused"]
+    assert set(page_log.offsite_requests) == {
+        "http://example.org/pixel.png", "http://203.0.113.7/data.json", "ws://example.net/stream"}
+    page_log.offsite_requests.clear()  # seen: this test made them on purpose
+    page_log.console_errors.clear()  # and Chromium's "failed to load" lines for them
+
+
 def test_cjk_and_emoji_render_with_real_fonts(open_app, screenshot) -> None:
     """Chromium reports which platform fonts drew a node: CJK and emoji must not fall to tofu."""
     page = open_app()
