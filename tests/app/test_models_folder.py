@@ -156,3 +156,23 @@ def test_a_link_naming_a_folder_tokenizer_reopens_it(app, places):
     assert app.multiselect(key="pg_tokenizers").value == ["gpt2", "local:qwen"]
     tok = app.query_params["tok"]  # the link the page writes back keeps it
     assert (tok if isinstance(tok, str) else tok[0]) == "gpt2,local:qwen"
+
+
+def test_a_hostile_file_is_stopped_in_its_panel_while_the_others_count(app, places):
+    """A Split regex that backtracks on long runs of `a` loads (the probe text has none) and is
+    offered; on such a text its worker is killed at the upload's time limit and its panel says
+    why, while the other panels count as their libraries do."""
+    import time
+
+    from tests.hostile_tokenizers import SLOW_PATTERN, SLOW_TEXT, split_on
+
+    folder, _ = places
+    (folder / "slow.json").write_text(split_on(SLOW_PATTERN))
+    open_page(app, PAGE)
+    app.text_area(key="pg_text").set_value(SLOW_TEXT).run()
+    started = time.monotonic()
+    assert count_of(app, ["local:slow", "local:mistral7b"]) == [
+        f"{len(spm.SentencePieceProcessor(model_file=str(folder / 'mistral7b.model')).encode(SLOW_TEXT)):,}"]
+    assert time.monotonic() - started < 3 * limits.MAX_TOKENIZER_JSON_SECONDS
+    (stopped,) = [shown(e.value) for e in app.error]
+    assert f"local:slow took longer than {limits.MAX_TOKENIZER_JSON_SECONDS} s" in stopped
