@@ -173,8 +173,8 @@ def _words_ui(source: Source, trained: bool) -> str:
     if trained and st.session_state.get("ms_wp_trained_for") != source.key:
         st.session_state["ms_wp_trained_for"] = source.key
         st.session_state[key] = corpus_words(source)
-    return st.text_input("Words to encode", key=key, persist_state=KEEP,
-                         help=f"Up to {MAX_WORDPIECE_TEXT_CHARS} characters.")
+    return st.text_input(_("Words to encode"), key=key, persist_state=KEEP,
+                         help=_("Up to {n} characters.", n=number(MAX_WORDPIECE_TEXT_CHARS)))
 
 
 def wordpiece_ui(source: Source, big: bool) -> None:
