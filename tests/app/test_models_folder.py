@@ -74,8 +74,8 @@ def test_the_listing_shows_size_and_sha256_and_why_a_file_is_not_offered(app, pl
     (table,) = [d.value for d in app.dataframe if "sha256" in d.value.columns]
     qwen = table[table["Name"] == "local:qwen"].iloc[0]
     assert qwen["sha256"] == local_models.sha256_of(folder / "qwen.tiktoken")
-    assert qwen["Bytes"] == sum((folder / f).stat().st_size
-                                for f in ("qwen.tiktoken", "qwen.tiktoken.json"))
+    size = sum((folder / f).stat().st_size for f in ("qwen.tiktoken", "qwen.tiktoken.json"))
+    assert qwen["Bytes"] == f"{size:,}"  # in the locale's digits, as every number on screen
     warnings = [shown(w.value) for w in app.warning]
     (broken,) = [w for w in warnings if "broken.json" in w]
     assert "this is not a tokenizer.json that HF tokenizers" in broken

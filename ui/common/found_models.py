@@ -162,7 +162,8 @@ def folder_ui(prefix: str) -> None:
             st.dataframe(pd.DataFrame({
                 _("Name"): list(offered),
                 _("Kind"): [_KINDS[m.kind] for m in offered.values()],
-                _("Bytes"): [m.size for m in offered.values()],
+                # as text in the session's locale: the grid's own number format has no locale
+                _("Bytes"): [number(m.size) for m in offered.values()],
                 "sha256": [m.sha256 for m in offered.values()],
             }), hide_index=True, width="stretch")
         else:
