@@ -240,13 +240,17 @@ class _Worker:
     closing them at once could pull an fd from under a thread still waiting on it.
     """
 
-    def __init__(self, idle_seconds: float) -> None:
+    def __init__(self, idle_seconds: float, serve: str = _SERVE,
+                 args: Sequence[str] = ()) -> None:
+        """`serve`: the code the worker runs (the job pool, workers.py, runs its own loop),
+        given the two pipes' fds, `idle_seconds` and `args` on its command line."""
         requests, to_worker = os.pipe()
         replies, from_worker = os.pipe()
         pythonpath = os.pathsep.join(filter(None, [str(_ROOT), os.environ.get("PYTHONPATH")]))
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-c", _SERVE, str(requests), str(from_worker), str(idle_seconds)],
+                [sys.executable, "-c", serve, str(requests), str(from_worker), str(idle_seconds),
+                 *args],
                 pass_fds=(requests, from_worker), stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": pythonpath},
             )  # fmt: skip

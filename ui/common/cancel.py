@@ -6,7 +6,9 @@ kept a thread busy for 50 minutes after its tab closed. The core stays free of S
 takes a callback (`train_bpe(progress=...)`); `cancel_check()` makes one that raises Streamlit's
 own StopException as soon as this run's session is no longer connected, and `throttled(...)`
 also lets a page touch a progress bar every few tenths of a second, which is where Streamlit
-itself stops a run that a rerun replaced.
+itself stops a run that a rerun replaced. `run_check()` is the check a job in a worker process
+waits under (ui/common/workers.py): it also stops the run when a newer one replaced it, through
+a yield point that sends the browser nothing.
 
 Leaves out: what a page draws while it waits (its own progress bar).
 """
@@ -16,11 +18,13 @@ from __future__ import annotations
 import time
 from typing import Callable
 
+import streamlit as st
 from streamlit.runtime import Runtime
 from streamlit.runtime.scriptrunner import StopException, get_script_run_ctx
 
 Progress = Callable[[int, int], None]
 UPDATE_SECONDS = 0.25  # how often a throttled callback moves the bar (each is a message)
+_NO_KEY = "_cancel_yield_point"  # never set: reading it only lets Streamlit stop the run
 
 
 def session_gone() -> bool:
@@ -37,6 +41,27 @@ def cancel_check() -> Progress:
     def check(done: int, total: int) -> None:
         if session_gone():
             raise StopException()
+
+    return check
+
+
+def yield_point() -> None:
+    """Let Streamlit stop this run here if a rerun replaced it (it raises its RerunException).
+
+    subtle: Streamlit looks for a waiting rerun at every `st` call that sends a message, and at
+    every read of session state; reading a key nobody sets is a yield point that draws nothing.
+    """
+    if get_script_run_ctx(suppress_warning=True) is not None:
+        st.session_state.get(_NO_KEY)
+
+
+def run_check() -> Callable[[], None]:
+    """A check that stops the run when its session is gone or a rerun replaced it."""
+
+    def check() -> None:
+        if session_gone():
+            raise StopException()
+        yield_point()
 
     return check
 
