@@ -23,8 +23,10 @@ from tokenizer_core.interface import Tokenizer
 from tokenizer_core.modelfile import bpe_model
 from tokenizer_core.models.unigram import UnigramModel
 from tokenizer_core.reference.sentencepiece_models import train_sentencepiece
-from tokenizer_core.trainers.unigram import UnigramTraining, train_unigram
+from tokenizer_core.trainers.unigram import UnigramTraining
 from tokenizer_core.trainers.wordpiece import bert_word_counts
+from tokenizer_core.workers import Job
+from ui.common import workers
 from ui.common.cancel import cancel_check, throttled
 from ui.common.i18n import _, number
 from ui.unigram.source import corpus_text
@@ -50,9 +52,13 @@ def training_of(corpus: str, vocab_size: int, shrink_share: float) -> UnigramTra
                      text=_("Training our Unigram: round {done} of about {total}",
                             done=number(done), total=number(total)))
 
+    # In a worker process (ui/common/workers.py): EM's seconds of pure Python never hold the
+    # server's interpreter lock, and the worker's memory comes back when it ends.
+    job = Job("tokenizer_core.jobs:unigram_training", (corpus_text(corpus), vocab_size,
+                                                       shrink_share), progress=True)
     try:
-        return train_unigram(word_corpus(corpus), vocab_size, shrink_share=shrink_share,
-                             progress=throttled(update))
+        return workers.run(job, progress=throttled(update),
+                           note=lambda text: bar.progress(0.0, text=text))
     finally:
         bar.empty()
 
