@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from typing import Callable
 
+from .lessons.bpe_steps import Lesson, build_lesson
 from .measure import stored
 from .measure.quality import HFFamily
-from .trainers.corpus import corpus_from_text
+from .trainers.bpe import train_bpe
+from .trainers.corpus import Corpus, corpus_from_text
 from .trainers.unigram import UnigramTraining, train_unigram
 
 Progress = Callable[[int, int], None]
@@ -38,3 +40,13 @@ def unigram_training(text: str, vocab_size: int, shrink_share: float,
     training is plain tuples and floats: about 0.5 MB pickled at the page's largest."""
     return train_unigram(corpus_from_text(text, "word"), vocab_size, shrink_share=shrink_share,
                          progress=progress)
+
+
+def bpe_lesson(corpus: Corpus, merges: int, tie_break: str, top_k: int,
+               progress: Progress | None = None) -> Lesson:
+    """The Merge steps page's training with every step's candidates and history, told step by
+    step (the corpus is the page's, a few thousand words: about 30 KB pickled; the lesson about
+    0.7 MB at the page's bounds)."""
+    training = train_bpe(corpus, merges, tie_break, top_k=top_k, record_history=True,
+                         progress=progress)
+    return build_lesson(training)

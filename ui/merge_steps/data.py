@@ -19,15 +19,16 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from tokenizer_core import ByteLevelBPE, Corpus, train_bpe
-from tokenizer_core.lessons.bpe_steps import Lesson, build_lesson
+from tokenizer_core import ByteLevelBPE, Corpus
+from tokenizer_core.lessons.bpe_steps import Lesson
 from tokenizer_core.lessons.wordpiece_replay import RaceView, race_steps
 from tokenizer_core.levels import Level
 from tokenizer_core.measure.merge_prefix import model_with_first, training_token_counts
 from tokenizer_core.models.char_bpe import CharLevelBPE
 from tokenizer_core.models.wordpiece import WordPieceTokenizer
 from tokenizer_core.trainers.wordpiece import bert_word_counts, train_wordpiece, wordpiece_corpus
-from ui.common.cancel import cancel_check
+from tokenizer_core.workers import Job
+from ui.common import workers
 from ui.common.i18n import _, current_language
 from ui.merge_steps.charts import overview_figure
 from ui.merge_steps.limits import TOP_CANDIDATES
@@ -47,12 +48,13 @@ def corpus_of(key: str, level: Level, _raw: Raw) -> Corpus:
 @st.cache_resource(max_entries=24, show_spinner=False)
 def lesson_of(key: str, level: Level, merges: int, tie_break: str, _raw: Raw) -> Lesson:
     """Train with every step's candidates and history, and tell each step. The core refuses
-    (ValueError) a history too big to keep; training stops if the tab closes meanwhile."""
-    training = train_bpe(
-        corpus_of(key, level, _raw), merges, tie_break, top_k=TOP_CANDIDATES, record_history=True,
-        progress=cancel_check(),
-    )
-    return build_lesson(training)
+    (ValueError) a history too big to keep; training stops if the tab closes or a rerun replaces
+    the run meanwhile (its worker is killed)."""
+    # In a worker process (ui/common/workers.py): the training's second of pure Python never
+    # holds the server's interpreter lock; the corpus goes there and the lesson comes back.
+    job = Job("tokenizer_core.jobs:bpe_lesson",
+              (corpus_of(key, level, _raw), merges, tie_break, TOP_CANDIDATES))
+    return workers.run(job)
 
 
 def lesson(source: Source) -> Lesson:
