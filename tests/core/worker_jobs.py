@@ -26,3 +26,10 @@ def until(path: str, progress: Callable[[int, int], None]) -> int:
         progress(done, done + 1)
         time.sleep(0.02)
     return os.getpid()
+
+
+def silent(path: str) -> int:
+    """Wait until `path` exists, reporting nothing (only a check can stop it)."""
+    while not Path(path).exists():
+        time.sleep(0.02)
+    return os.getpid()

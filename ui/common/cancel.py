@@ -46,7 +46,8 @@ def cancel_check() -> Progress:
 
 
 def yield_point() -> None:
-    """Let Streamlit stop this run here if a rerun replaced it (it raises its RerunException).
+    """Let Streamlit stop this run here if a rerun replaced it (it raises its RerunException, or
+    StopException when it already started the new run in a thread of its own).
 
     subtle: Streamlit looks for a waiting rerun at every `st` call that sends a message, and at
     every read of session state; reading a key nobody sets is a yield point that draws nothing.
