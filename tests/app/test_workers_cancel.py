@@ -9,6 +9,7 @@ and the app's pages would make the test slow); the client speaks Streamlit's pro
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import os
 import socket
 import subprocess
@@ -20,8 +21,18 @@ from pathlib import Path
 import pytest
 
 websockets = pytest.importorskip("websockets.asyncio.client")
+
 from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
+
+
+def _run(coroutine):
+    """asyncio.run in a thread of its own: in an xdist worker that also ran browser tests,
+    Playwright's sync API keeps an event loop running in the main thread, and asyncio.run
+    refuses to start a second one there."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = """\
@@ -114,7 +125,7 @@ def test_a_rerun_kills_the_job_s_worker_and_the_new_run_goes_on(server):
             await ws.send(_rerun())  # what a widget change sends
             return worker, await _texts_until_finished(ws)
 
-    worker, texts = asyncio.run(client())
+    worker, texts = _run(client())
     assert "run 2 done" in texts and "run 1 done" not in texts
     # subtle: Streamlit starts the new run in a new thread and tells the old one to stop; it
     # stops at its next check, a moment later
@@ -130,5 +141,5 @@ def test_closing_the_tab_kills_the_job_s_worker(server):
             [worker] = await asyncio.to_thread(_wait_for, lambda: _children(pid))
             return worker
 
-    worker = asyncio.run(client())
+    worker = _run(client())
     _wait_for(lambda: not Path(f"/proc/{worker}").exists())
