@@ -41,7 +41,13 @@ from multiprocessing.connection import Connection
 from typing import Any, Callable
 
 from .messages import N_, Refusal
-from .reference.isolated import START_SECONDS, WORKER_NICENESS, _Stopped, _Worker
+from .reference.isolated import (
+    START_SECONDS,
+    WORKER_NICENESS,
+    _Stopped,
+    _Worker,
+    leave_with_parent,
+)
 
 Progress = Callable[[int, int], None]
 Check = Callable[[], None]
@@ -108,6 +114,7 @@ def serve() -> None:
     replies = Connection(int(sys.argv[2]), readable=False)
     idle = float(sys.argv[3])
     memory_mb = int(sys.argv[4])
+    leave_with_parent()
     os.nice(WORKER_NICENESS)
     if memory_mb:
         import resource

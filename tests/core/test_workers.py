@@ -189,3 +189,53 @@ def test_the_environment_sets_the_pool(monkeypatch):
     monkeypatch.setenv(workers.WORKERS_ENV, "many")
     with pytest.raises(ValueError, match="TOKEX_WORKERS='many'"):
         WorkerPool.from_env()
+
+
+def _gone(pid: int) -> bool:
+    """No such process, or only its zombie (re-parented to an init that has not reaped it yet)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+_SERVER = """
+import sys, threading, time
+from tokenizer_core.workers import Job, WorkerPool
+pool = WorkerPool(1, queue=1, memory_mb=0, idle_seconds=300)
+threading.Thread(target=pool.run, args=(Job("tests.core.worker_jobs:silent", (sys.argv[1],)),),
+                 daemon=True).start()
+while not pool.pids():
+    time.sleep(0.02)
+print(pool.pids()[0], flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_worker_in_mid_job_ends_when_its_server_is_killed(tmp_path):
+    # The job waits for a file that never comes: only the server's death can end the worker.
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    server = subprocess.Popen(
+        [sys.executable, "-c", _SERVER, str(tmp_path / "never")], cwd=root,
+        stdout=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONPATH": root},
+    )  # fmt: skip
+    try:
+        worker = int(server.stdout.readline())
+        time.sleep(0.5)
+        assert _alive(worker) and not _gone(worker)  # busy in the job, its server alive
+        server.send_signal(signal.SIGKILL)
+        server.wait()
+        deadline = time.monotonic() + 30  # a bound on waiting, not a speed check
+        while not _gone(worker) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _gone(worker)
+    finally:
+        server.kill()
+        server.wait()

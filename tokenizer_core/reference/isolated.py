@@ -36,6 +36,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 import weakref
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -125,6 +126,28 @@ class _Stopped(Exception):
 # The worker's side
 
 
+PARENT_POLL_SECONDS = 0.5
+
+
+def leave_with_parent() -> None:
+    """End this worker soon after the server that started it is gone, even in mid-job.
+
+    Why: the loop notices a closed pipe only between requests; a job that runs for minutes (or
+    a stuck regex) would outlive a server killed under it. Not PR_SET_PDEATHSIG: Linux sends
+    that when the *thread* that started the worker ends, and Streamlit starts workers from a
+    session's script thread, which ends with every rerun. A daemon thread watching the parent's
+    pid instead: when the server dies this process is re-parented and getppid() changes.
+    """
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="leave-with-parent", daemon=True).start()
+
+
 def serve() -> None:
     """The worker's loop: `python -c _SERVE REQUESTS_FD REPLIES_FD IDLE_SECONDS`.
 
@@ -134,6 +157,7 @@ def serve() -> None:
     requests = Connection(int(sys.argv[1]), writable=False)
     replies = Connection(int(sys.argv[2]), readable=False)
     idle = float(sys.argv[3])
+    leave_with_parent()
     os.nice(WORKER_NICENESS)
     # subtle: Rust prints a panic's message and backtrace to fd 2, the server's log; the reply
     # carries the message, so the worker's stderr goes nowhere once it has started.
