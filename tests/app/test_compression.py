@@ -351,3 +351,21 @@ def test_a_size_hf_unigram_refuses_is_named_where_its_row_would_be(app, runs):
     app.select_slider(key="cp_compare").set_value(2_000).run()
     assert ("Chinese", "HF Unigram") in quality_rows(app)
     assert not any("Not in the table" in shown(c.value) for c in app.caption)
+
+
+def test_a_found_tokenizers_name_reaches_the_chart_escaped():
+    """#21: a models-folder tokenizer is named by its file (local:NAME), so its name is user
+    text too: legend, hover text and the label beside its marker get it as text."""
+    from ui.compression.charts import curve_figure
+
+    frame, _, _ = small_frame()
+    hostile = 'local:<img src="http://127.0.0.1:9/x">'
+    references = frame[frame.kind == "reference"]
+    assert not references.empty
+    frame.loc[references.index, "family"] = hostile
+    fig = curve_figure(frame, "bytes_per_token", {}, mark_vocab=500)
+    texts = [trace.name or "" for trace in fig.data]
+    texts += [str(row[0]) for trace in fig.data for row in (trace.customdata or [])]
+    texts += [a.text or "" for a in fig.layout.annotations]
+    assert any("&lt;img" in t for t in texts)
+    assert not any("<img" in t for t in texts)

@@ -176,3 +176,24 @@ def test_a_hostile_file_is_stopped_in_its_panel_while_the_others_count(app, plac
     assert time.monotonic() - started < 3 * limits.MAX_TOKENIZER_JSON_SECONDS
     (stopped,) = [shown(e.value) for e in app.error]
     assert f"local:slow took longer than {limits.MAX_TOKENIZER_JSON_SECONDS} s" in stopped
+
+
+def test_compression_gives_each_found_tokenizer_a_point_counted_by_its_own_library(app, places):
+    """#21: the folder's and the cache's tokenizers are reference points on Compression, in the
+    quality table, with their own library's count of the held-out part."""
+    from tests.app.test_compression import open_compression, quality_rows
+    from tokenizer_core.measure.compression import split_held_out
+    from tokenizer_core.samples import english_reference_corpus
+
+    folder, _cache = places
+    open_compression(app, corpora=("english",))
+    assert not app.exception, [e.value for e in app.exception]
+    held_out = split_held_out(english_reference_corpus(), 0.2).held_out
+    rows = quality_rows(app)
+    lower = tokenizers.Tokenizer.from_file(str(folder / "lower.json"))
+    mistral = spm.SentencePieceProcessor(model_file=str(folder / "mistral7b.model"))
+    assert rows[("English", "local:lower")]["tokens"] == len(
+        lower.encode(held_out, add_special_tokens=False))
+    assert rows[("English", "local:mistral7b")]["tokens"] == len(mistral.encode(held_out))
+    assert ("English", DEEPSEEK_HF) in rows
+    assert rows[("English", "GPT-2")]["tokens"] > 0  # the built-in points are still there

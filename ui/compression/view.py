@@ -133,8 +133,9 @@ def _quality_rows(usable: Usable, lines: Lines, compare: int, held_out_pct: int)
             wanted += [(_hf_label(p), f"hf:{family}:{compare}", p.tokenizer)
                        for p in points if p.requested == compare]
         for name, size, *_rest in references.get(corpus.key, []):
-            wanted.append((_sized(family_label(name), size), f"ref:{name}",
-                           partial(catalog.load, name)))
+            # a found file's sha256 in the spec: a file changed under its name is measured anew
+            spec = f"ref:{name}:{catalog.version(name)}" if catalog.version(name) else f"ref:{name}"
+            wanted.append((_sized(family_label(name), size), spec, partial(catalog.get, name)))
         for label, spec, make in wanted:
             q = compute.quality(corpus.digest, held_out_pct, spec, make, corpus.text)
             rows.append((corpus.label, label, q))
