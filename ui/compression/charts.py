@@ -21,6 +21,7 @@ import plotly.graph_objects as go
 from tokenizer_core.render import escape
 from ui.common.i18n import _, number
 from ui.compression.frames import (
+    FAMILY_LABELS,
     FAMILY_NAMES,
     METRICS,
     OURS,
@@ -95,8 +96,14 @@ def _series(family: str, kind: str, color: str, big: bool) -> dict:
 
 
 def _label(family: str, kind: str) -> str:
-    # a found tokenizer's name (local:FILE) is a file name: text, never plotly's HTML
-    return _("Ours, on its training part") if kind == "train" else escape(family_label(family))
+    return _("Ours, on its training part") if kind == "train" else _named(family)
+
+
+def _named(family: str) -> str:
+    """A family's label for plotly. subtle: only a found tokenizer's name (local:FILE, a file
+    name: user text) is escaped; our own labels keep their `</w>`, which plotly shows as is."""
+    label = family_label(family)
+    return label if family in FAMILY_LABELS else escape(label)
 
 
 def curve_figure(
@@ -178,7 +185,7 @@ def _unk_marks(fig: go.Figure, data: pd.DataFrame, metric: str, big: bool) -> No
     flagged = data[data["hidden_in_unk"] >= UNK_VISIBLE]
     if flagged.empty:
         return
-    names = [f"{escape(str(corpus))} · {escape(family_label(family))}"
+    names = [f"{escape(str(corpus))} · {_named(family)}"
              for corpus, family in zip(flagged["corpus"], flagged["family"])]
     fig.add_trace(go.Scatter(
         x=flagged["vocab_size"], y=flagged[metric], mode="markers", name=_("hides text in [UNK]"),
@@ -204,7 +211,7 @@ def _reference_labels(fig: go.Figure, data: pd.DataFrame, metric: str, low_log: 
     if references.empty:
         return
     named = _topmost_references(data, metric)
-    points = [Point(escape(REF_SHORT.get(str(f), str(f))) if i in named else "", math.log10(v), y)
+    points = [Point(REF_SHORT.get(str(f), _named(str(f))) if i in named else "", math.log10(v), y)
               for i, f, v, y in zip(references.index, references["family"],
                                     references["vocab_size"], references[metric])]
     font_px, marker_px = (20, 22) if big else (15, 17)
