@@ -32,12 +32,29 @@ def _open(open_app, wait_for_app, tab: str = ""):
     return page
 
 
+def _scroll_to(locator, tries: int = 5) -> None:
+    """Scroll a chart into view, again if a rerun redrew it meanwhile.
+
+    subtle: a rerun (presentation mode, a tab) may replace a plotly chart a moment after the page
+    looks idle; Playwright then holds the detached element ("not attached to the DOM"). The
+    locator re-queries on each try, so the next try finds the redrawn chart.
+    """
+    for attempt in range(tries):
+        try:
+            locator.scroll_into_view_if_needed(timeout=5_000)
+            return
+        except PlaywrightError:
+            if attempt == tries - 1:
+                raise
+            locator.page.wait_for_timeout(500)
+
+
 def _plots_drawn(page, at_least: int) -> None:
     """At least `at_least` plotly charts, each with drawn marks (bars, boxes, lines or a heatmap)."""
     plots = page.locator(PLOTS)
     plots.nth(at_least - 1).wait_for(state="visible", timeout=30_000)
     for i in range(at_least):
-        plots.nth(i).scroll_into_view_if_needed()
+        _scroll_to(plots.nth(i))
         plots.nth(i).locator(".trace path, .hm image").first.wait_for(state="attached", timeout=30_000)
 
 
@@ -185,17 +202,7 @@ def test_emoji_heatmap_title_clears_its_column_labels(open_app, wait_for_app, sc
             wait_for_app(page)
         _plots_drawn(page, 1)
         heatmap = page.locator(PLOTS).first
-        # subtle: presentation mode's rerun may redraw the chart a moment after the page looks
-        # idle (the old element detached in CI); scroll the redrawn one.
-        for attempt in range(5):
-            try:
-                heatmap.scroll_into_view_if_needed(timeout=5_000)
-                break
-            except PlaywrightError:
-                if attempt == 4:
-                    raise
-                wait_for_app(page)
-                _plots_drawn(page, 1)
+        _scroll_to(heatmap)
         page.wait_for_timeout(300)
         screenshot(f"languages-laptop-emoji-{mode}")
         labels = heatmap.locator(".xtick text").all_text_contents()
