@@ -158,6 +158,10 @@ CHAT_LINK = {"sq_tab": "Chat templates", "sq_tokenizer": "cl100k_base",
              "sq_c_own": "deepseek-v4", "sq_c_price": "2.5"}
 # Is an element wider than its box (its content cut or scrolled sideways)?
 CUT_JS = "e => e.scrollWidth > e.clientWidth + 1"
+# the smallest font size any cell or header of a table draws its text in
+SMALLEST_TEXT_JS = ("t => Math.min(...[...t.querySelectorAll('td, th')].filter(c => c.textContent.trim())"
+                    ".map(c => parseFloat(getComputedStyle(c).fontSize)))")
+MIN_GRID_TEXT_PX = 10
 
 
 @pytest.mark.parametrize("present", ["", "1"], ids=["plain", "present"])
@@ -315,6 +319,9 @@ def test_the_batch_grid_and_the_batching_titles_fit_at_1280(page, page_log, app_
     assert box["x"] + box["width"] <= frame["x"] + frame["width"] + 1, "the row's end is cut"
     wrap.scroll_into_view_if_needed()
     screenshot(f"sequences-grid-1280{'-present' if present else ''}")
+    # The row labels and the type-id and mask digits once drew at 8.5 px: unreadable projected.
+    smallest = page.locator(".sqgrid").first.evaluate(SMALLEST_TEXT_JS)
+    assert smallest >= MIN_GRID_TEXT_PX, f"the grid's smallest text is {smallest:.1f} px"
     page.get_by_role("tab", name="Batching").click()
     titles = page.locator(".sqtitle")
     wait_for_app(page, page.locator(".js-plotly-plot").nth(1))

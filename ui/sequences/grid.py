@@ -19,18 +19,22 @@ GRID_CSS = (
 .sqwrap { overflow-x: auto; max-width: 100%; padding-bottom: .3rem; }
 .sqwrap.fit { container-type: inline-size; }
 /* the grid's font shrinks until its width (--fit em, counted by batch_grid) fits the box's
-   width (100cqw), never below 10px (a grid wider than that scrolls) nor over the token font */
+   width (100cqw), never below 12px (a grid wider than that scrolls) nor over the token font:
+   at 12px its smallest text, the .85em labels and digits, is still 10px on a projector */
 .sqgrid { border-collapse: separate; border-spacing: .12em 1px; font-family: ui-monospace,
   "DejaVu Sans Mono", "Noto Sans Mono CJK SC", monospace; color: #111;
-  font-size: clamp(10px, calc(100cqw / var(--fit, 1)), var(--tok-font, 1rem)); }
-.sqgrid td, .sqgrid th { padding: 1px .22em; text-align: center; white-space: pre; border-radius: 3px; }
-.sqgrid th { font: 600 .72em sans-serif; color: #555; }
-.sqgrid th.lab { text-align: right; padding-right: .4em; }
+  font-size: clamp(12px, calc(100cqw / var(--fit, 1)), var(--tok-font, 1rem)); }
+.sqgrid td, .sqgrid th { padding: 1px .16em; text-align: center; white-space: pre; border-radius: 3px; }
+.sqgrid th { font: 600 .85em sans-serif; color: #555; }
+/* the label column as narrow as its longest word: "attention mask" takes two lines */
+.sqgrid th.lab { text-align: right; padding-right: .4em; white-space: normal; width: 1px;
+  word-break: keep-all;  /* Chinese labels break at spaces only, as English ones do */
+  line-height: 1.05; }
 .sqgrid td.real { border: 1px solid rgba(0,0,0,.28); border-bottom-width: 3px; }
 .sqgrid td.special { background: #222; color: #fff; font-weight: 600; border: 1px solid #000; }
 .sqgrid td.pad { background: repeating-linear-gradient(45deg, #eee, #eee 4px, #fff 4px, #fff 8px);
   color: #888; border: 1px dashed #999; font-style: italic; }
-.sqgrid tr.mask td, .sqgrid tr.types td { font-size: .72em; padding: 0 .3em; color: #333; }
+.sqgrid tr.mask td, .sqgrid tr.types td { font-size: .85em; padding: 0 .3em; color: #333; }
 .sqgrid tr.mask td.m0 { color: #b00000; font-weight: 700; }
 .sqgrid tr.types td.t1 { color: #0047b3; font-weight: 700; }
 .sqgrid tr.mask td { border-bottom: 1px solid #ccc; }
@@ -86,7 +90,8 @@ def batch_grid(
             cells.append(f'<td class="{kind}{colour}" title="{escape(title)}">{escape(shown)}</td>')
         types = "".join(f'<td class="t{t}">{t}</td>' for t in row.type_ids[:width])
         mask = "".join(f'<td class="m{m}">{m}</td>' for m in row.attention_mask[:width])
-        name = escape(_("sequence {n}", n=n + 1))
+        # a no-break space: "sequence 1" stays one line where the labels column wraps
+        name = escape(_("sequence {n}", n=n + 1)).replace(" ", "\u00a0")
         out.append(f'<tr class="toks"><th class="lab">{name}</th>{"".join(cells)}</tr>')
         out.append(f'<tr class="types"><th class="lab">{type_ids}</th>{types}</tr>')
         out.append(f'<tr class="mask"><th class="lab">{attention}</th>{mask}</tr>')
@@ -108,14 +113,14 @@ N_("real"), N_("special")  # the cells' kinds, said in their titles (and "pad")
 
 # Widths in em of the grid's font, for --fit: a monospace character is 0.6 em (DejaVu Sans Mono,
 # the fallback, is 0.602), a wide one (CJK, most emoji) two of them; a cell adds its padding,
-# borders and spacing; the label column holds "attention mask" in .72em sans-serif.
-# Measured in Chromium: 14 positions counted 66.2 em and drew 66.3; FIT_MARGIN covers the rest.
-MONO_EM, CELL_EXTRA_EM, LABEL_EM, FIT_MARGIN = 0.6, 0.7, 6.6, 1.04
+# borders and spacing; the label column holds "sequence 1" in .85em sans-serif ("attention
+# mask" wraps). Measured in Chromium: see tests/browser/test_sequences.py's grid test.
+MONO_EM, CELL_EXTRA_EM, LABEL_EM, FIT_MARGIN = 0.6, 0.6, 5.6, 1.04
 
 
 def _width_em(shown_rows: Sequence[Sequence[str]], width: int) -> float:
     """The grid's width in em: each column as wide as its widest cell (or its header)."""
-    columns = [len(str(p)) * 0.72 for p in range(width)]  # the position header, .72em digits
+    columns = [len(str(p)) * 0.85 for p in range(width)]  # the position header, .85em digits
     for cells in shown_rows:
         for p, text in enumerate(cells):
             columns[p] = max(columns[p], _columns(text))
