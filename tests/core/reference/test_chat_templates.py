@@ -1,0 +1,183 @@
+"""A model folder's chat template, read, rendered and encoded as transformers does it (#21).
+
+Golden values: tests/data/chat_templates/golden.json, written by transformers 5's own
+`apply_chat_template` (record.py, run in a Python that has transformers; see its docstring)
+over the folders tests/chat_template_files.py builds, which this test builds too. With
+TOKEX_TRANSFORMERS_PYTHON naming such a Python, the live test runs the recorder afresh and
+compares with that instead. The hostile templates check the worker's bounds: the server's
+process is never the one that loops or allocates, and the next render works.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.chat_template_files import CONVERSATIONS, folders
+from tokenizer_core.measure.chat_template_count import count_template
+from tokenizer_core.measure.sequences_chat import Message
+from tokenizer_core.messages import Refusal
+from tokenizer_core.reference import chat_render, chat_worker
+from tokenizer_core.reference.chat_templates import (
+    JINJA_FILE,
+    MAX_TEMPLATE_CHARS,
+    read_template,
+    template_of,
+)
+from tokenizer_core.reference.chat_worker import render_isolated
+from tokenizer_core.reference.local_models import open_isolated, scan
+from tokenizer_core.reference.open_models import DEEPSEEK_FILE, packaged_path
+
+DATA = Path(__file__).resolve().parents[2] / "data" / "chat_templates"
+GOLDEN = json.loads((DATA / "golden.json").read_text(encoding="utf-8"))
+LIVE_PYTHON = os.environ.get("TOKEX_TRANSFORMERS_PYTHON")
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    root = tmp_path_factory.mktemp("chat_models")
+    return root, folders(root, packaged_path(DEEPSEEK_FILE))
+
+
+@pytest.fixture(scope="module")
+def opened(made):
+    root, _ = made
+    found = scan(folder=root, hf_cache=root / "no-cache")
+    tokenizers = {m.name.removeprefix("local:"): (m, open_isolated(m)) for m in found.models}
+    yield tokenizers
+    for _, tokenizer in tokenizers.values():
+        tokenizer.close()
+
+
+def _messages(conversation: list[dict[str, str]]) -> list[Message]:
+    return [Message(m["role"], m["content"]) for m in conversation]  # type: ignore[arg-type]
+
+
+def check_like(recorded: dict, opened: dict) -> None:
+    """Every folder and conversation: the template found, its special tokens, the rendering
+    (without and with the generation prompt) and the ids equal what transformers recorded."""
+    assert sorted(recorded["folders"]) == sorted(opened)
+    for name, expected in recorded["folders"].items():
+        model, tokenizer = opened[name]
+        template = template_of(model)
+        assert template is not None, name
+        if expected["chat_template"] is not None:
+            assert template.text == expected["chat_template"], name
+        assert template.specials == expected["special_tokens_map"], name
+        for case in expected["conversations"]:
+            messages = case["messages"]
+            if "error" in case:
+                with pytest.raises(Refusal) as refused:
+                    render_isolated(template.text, messages, template.specials)
+                assert refused.value.template == chat_render.RAISED
+                assert refused.value.values["error"] == case["error"]
+                continue
+            text = render_isolated(template.text, messages, template.specials)
+            assert text == case["text"], name
+            assert render_isolated(template.text, messages, template.specials,
+                                   add_generation_prompt=True) == case["text_with_prompt"], name
+            counted = count_template(tokenizer, text, _messages(messages))
+            assert counted.ids == case["ids"], name
+
+
+def test_template_rendering_and_ids_equal_transformers_recorded(opened):
+    assert len(GOLDEN["folders"]) == 6 and GOLDEN["transformers"].startswith("5.")
+    check_like(GOLDEN, opened)
+
+
+@pytest.mark.skipif(not LIVE_PYTHON, reason="TOKEX_TRANSFORMERS_PYTHON names no Python with "
+                                            "transformers")
+def test_template_rendering_and_ids_equal_transformers_now(opened):
+    live = subprocess.run(
+        [LIVE_PYTHON, str(DATA / "record.py"), str(packaged_path(DEEPSEEK_FILE)), "-"],
+        capture_output=True, text=True, check=True, timeout=600,
+        env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    recorded = json.loads(live.stdout)
+    check_like(recorded, opened)
+    assert recorded["folders"] == GOLDEN["folders"]  # the stored file is still transformers'
+
+
+def test_each_token_counts_for_one_part_and_the_messages_are_found(opened):
+    model, tokenizer = opened["chatml"]
+    template = template_of(model)
+    messages = list(CONVERSATIONS[0])
+    text = render_isolated(template.text, messages, template.specials, True)
+    counted = count_template(tokenizer, text, _messages(messages))
+    framed = counted.framed
+    assert "".join(p.text for p in framed.parts) == text
+    assert counted.found == (True, True, True)
+    assert [p.text for p in framed.parts if p.kind == "content"] == [m["content"]
+                                                                    for m in messages]
+    assert framed.total == len(framed.tokens)
+    # every marker is one special id; the role names and newlines are frame text
+    specials = [p.text for p in framed.parts if p.kind == "special"]
+    assert specials == ["<|im_start|>", "<|im_end|>"] * 3 + ["<|im_start|>"]
+    assert framed.tokens_of("special") == 7
+    assert sum(counted.content_tokens) == framed.tokens_of("content")
+
+
+def test_a_trimmed_message_is_found_and_an_escaped_one_is_framing(opened):
+    messages = list(CONVERSATIONS[2])  # '  Say "hi"\n' and 'hi '
+    for name, found in (("llama3", (True, True)), ("tojson", (False, True))):
+        model, tokenizer = opened[name]
+        template = template_of(model)
+        text = render_isolated(template.text, messages, template.specials)
+        counted = count_template(tokenizer, text, _messages(messages))
+        assert counted.found == found, name
+        assert counted.content_tokens[0] is None or found[0]
+
+
+def test_the_jinja_file_beats_the_config_and_the_default_of_a_list_is_used(made):
+    _, made_folders = made
+    assert read_template(made_folders["jinja_wins"]).source == JINJA_FILE
+    named = json.loads((made_folders["named"] / "tokenizer_config.json").read_text())
+    default = next(t["template"] for t in named["chat_template"] if t["name"] == "default")
+    assert read_template(made_folders["named"]).text == default
+
+
+def test_templates_that_cannot_be_used_are_refused_with_a_reason(tmp_path):
+    (tmp_path / "tokenizer_config.json").write_text(json.dumps(
+        {"chat_template": [{"name": "a", "template": "x"}, {"name": "b", "template": "y"}]}))
+    with pytest.raises(Refusal, match="none is named default"):
+        read_template(tmp_path)
+    (tmp_path / "chat_template.jinja").write_text("x" * (MAX_TEMPLATE_CHARS + 1))
+    with pytest.raises(Refusal, match="longer than the bound"):
+        read_template(tmp_path)
+    (tmp_path / "chat_template.jinja").write_bytes(b"\xff{{ x }}")
+    with pytest.raises(Refusal, match="not UTF-8"):
+        read_template(tmp_path)
+    with pytest.raises(Refusal, match="not valid Jinja"):
+        render_isolated("{% if %}", [{"role": "user", "content": "hi"}], {})
+
+
+def test_no_template_is_none(tmp_path):
+    (tmp_path / "tokenizer_config.json").write_text('{"model_max_length": 10}')
+    assert read_template(tmp_path) is None
+
+
+HI = [{"role": "user", "content": "hi"}]
+
+
+@pytest.mark.parametrize("template, refusal, bounds", [
+    # loops for ever, writing nothing: the time bound (short here, to keep the test short)
+    ("{% for i in range(99999) %}{% for j in range(99999) %}{% endfor %}{% endfor %}",
+     chat_worker.OVERRAN, {"seconds": 2.0}),
+    ("{{ 'x' * 2000000000 }}", chat_worker.OVER_MEMORY, {}),  # one giant string: memory
+    ("{% for i in range(99999) %}{{ 'many words ' * 10 }}{% endfor %}", chat_render.TOO_LONG, {}),
+    ("{{ messages.__class__.__mro__ }}", chat_render.UNSAFE, {}),
+])
+def test_a_hostile_template_is_refused_and_the_next_render_works(template, refusal, bounds):
+    with pytest.raises(Refusal) as refused:
+        render_isolated(template, HI, {}, **bounds)
+    assert refused.value.template == refusal
+    assert render_isolated("{{ messages[0].content }}!", HI, {}) == "hi!"
+
+
+def test_the_sandbox_refuses_underscore_names_in_a_namespace():
+    with pytest.raises(Refusal) as refused:
+        render_isolated("{% set ns = namespace(_secret=1) %}", HI, {})
+    assert refused.value.template == chat_render.UNSAFE
