@@ -88,12 +88,12 @@ with st.container():
     for corpus in corpora:
         try:
             parts = compute.split(corpus.text, held_out_pct)
-        except ValueError as error:
+            curve = compute.our_curve(corpus.digest, held_out_pct, vocab - BYTE_VOCAB,
+                                      corpus.label, current_language(), corpus.text)
+        except ValueError as error:  # too small to split; or the workers' queue is full (Busy)
             st.warning(_("{label}: {reason}", label=literal(corpus.label),
                          reason=literal(explain(error))), icon="⚠️")
             continue
-        curve = compute.our_curve(corpus.digest, held_out_pct, vocab - BYTE_VOCAB, corpus.label,
-                                  current_language(), corpus.text)
         usable.append((corpus, parts, curve))
         curves.append((corpus.label, curve))
         rows += curve_rows(corpus.label, corpus.key, curve, CURVE_POINTS, sizes, show_train)

@@ -1,10 +1,15 @@
 """The pages' heaviest work as worker jobs (workers.py), each taking plain values (the text goes
-once) and returning something small. The Compression page's results are made through the on-disk
-store, exactly as stored.py makes them in the server, and come back as the store's JSON.
+once) and returning something small. The Compression page's results are made as stored.py's
+builders make them and come back as the store's JSON: the server keeps that very text in its
+on-disk store (ui/compression/compute.py) and reads it with stored.py's own reader, so a result
+from a worker and one from the store are the same thing.
 
 Why JSON: what crosses the pipe back is the small text the store keeps anyway (a curve of 16,000
-merges is about 0.5 MB), not a pickled object graph; the server reads it with stored.py's own
-reader, so a result from a worker and one from the store are the same thing.
+merges is about 0.5 MB), not a pickled object graph.
+
+subtle: these jobs do not touch the store themselves. A worker's environment is its server's as
+it was when the worker started (a test that points TOKEX_CACHE_DIR elsewhere meets workers
+started before), and the server must hold what it asks for; so the server writes, once.
 
 Leaves out: running them (workers.py) and the page's progress bars (the app).
 """
@@ -14,7 +19,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .lessons.bpe_steps import Lesson, build_lesson
-from .measure import stored
+from .measure import compression, quality, stored
 from .measure.quality import HFFamily
 from .trainers.bpe import train_bpe
 from .trainers.corpus import Corpus, corpus_from_text
@@ -25,13 +30,19 @@ Progress = Callable[[int, int], None]
 
 def curve_json(text: str, held_out_pct: int, max_merges: int,
                progress: Progress | None = None) -> str:
-    """stored.curve, as the store's JSON."""
-    return stored.curve_to_json(stored.curve(text, held_out_pct, max_merges, progress=progress))
+    """What stored.curve builds on a store miss, as the store's JSON (stored.curve_recipe)."""
+    curve = compression.compression_curve(stored.split(text, held_out_pct), max_merges,
+                                          progress=progress)
+    return stored.curve_to_json(curve)
 
 
 def hf_point_json(family: HFFamily, text: str, held_out_pct: int, size: int) -> str:
-    """stored.hf_point, as the store's JSON (ValueError as stored.hf_point raises it)."""
-    return stored.hf_point_to_json(stored.hf_point(family, text, held_out_pct, size))
+    """What stored.hf_point builds on a store miss, as the store's JSON (stored.hf_recipe): the
+    model at `size`, or null when HF refuses that size. ValueError as stored.hf_point raises it
+    (HF is not trained on this text at all)."""
+    parts = stored.split(text, held_out_pct)
+    points = quality.hf_lines(family, parts.train, parts.held_out, (size,))
+    return stored.hf_point_to_json(points[0] if points else None)
 
 
 def unigram_training(text: str, vocab_size: int, shrink_share: float,

@@ -4,12 +4,14 @@ as in the lesson, and a bad upload is refused with a message while the page keep
 
 from __future__ import annotations
 
+import json
 import math
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
 import pytest
 
-from tests.shared import count_trainings, tiktoken, tiktoken_encoding
+from tests.shared import tiktoken, tiktoken_encoding
 from tokenizer_core import store
 from tokenizer_core.measure.compression import split_held_out
 from tokenizer_core.samples import corpus_text, english_reference_corpus, sample_text
@@ -21,19 +23,76 @@ from .conftest import open_page, shown
 PAGE = "pages/compression.py"
 
 
+class StoreTrainings(Mapping[str, int]):
+    """Our curve trainings ("ours") and HF / SentencePiece model trainings ("hf") since this was
+    made (or last `update`d), counted as the entries they wrote into the on-disk store.
+
+    Why the store: the page trains in worker processes (#22), where no wrapper of this process
+    sees the training; every training the page makes is kept in the store as one entry named by
+    its recipe (compute._kept), and a result read from the store writes none. Read live: `dict()`
+    of it is a snapshot, comparing it again counts anew."""
+
+    def __init__(self) -> None:
+        self._before = self._entries()
+
+    @staticmethod
+    def _entries() -> dict[str, tuple[str, int]]:
+        folder = store.store_dir()
+        found = {}
+        for path in folder.glob("*.json") if folder else ():
+            try:
+                recipe = json.loads(path.read_text(encoding="utf-8"))["recipe"]
+                found[path.name] = (recipe, path.stat().st_mtime_ns)
+            except (OSError, ValueError, KeyError):  # one being written: counted when whole
+                continue
+        return found
+
+    def _counts(self) -> dict[str, int]:
+        counts = {"ours": 0, "hf": 0}
+        for name, (recipe, written) in self._entries().items():
+            if self._before.get(name) == (recipe, written):
+                continue
+            if recipe.startswith("compression curve "):
+                counts["ours"] += 1
+            elif recipe.startswith("compression hf "):
+                counts["hf"] += 1
+        return counts
+
+    def __getitem__(self, key: str) -> int:
+        return self._counts()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(("ours", "hf"))
+
+    def __len__(self) -> int:
+        return 2
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Mapping) and self._counts() == dict(other)
+
+    def __repr__(self) -> str:
+        return f"StoreTrainings({self._counts()})"
+
+    def update(self, **zero: int) -> None:
+        """Count from here on (`update(ours=0, hf=0)`: what came before is not counted)."""
+        assert set(zero.values()) == {0}, "only a reset to zero is meant"
+        self._before = self._entries()
+
+
 @pytest.fixture
-def runs(monkeypatch, tmp_path) -> dict[str, int]:
-    """Count our training runs and HF model trainings while the page runs, with an empty on-disk
-    store of the test's own (so nothing comes from an earlier test's results)."""
+def runs(monkeypatch, tmp_path) -> StoreTrainings:
+    """Count our training runs and HF model trainings while the page runs (made in worker
+    processes: counted by the store entries they leave), with an empty on-disk store of the
+    test's own (so nothing comes from an earlier test's results)."""
     monkeypatch.setenv(store.CACHE_ENV, str(tmp_path / "store"))
-    return count_trainings(monkeypatch)
+    return StoreTrainings()
 
 
 @pytest.fixture
-def trainings(monkeypatch) -> dict[str, int]:
+def trainings() -> StoreTrainings:
     """Count the trainings as `runs` does, over the run's shared store: for tests that compare
     counts before and after a step (what an earlier test trained is read, which is quicker)."""
-    return count_trainings(monkeypatch)
+    return StoreTrainings()
 
 
 def open_compression(app, corpora=("code", "emoji"), hf=(), **state):

@@ -123,3 +123,77 @@ def test_a_new_corpus_is_counted_with_the_tokenizers_this_server_loaded(app, fol
     rows = quality_rows(app)
     assert ("Your text (new.txt)", "GPT-2") in {(c, t) for c, t in rows}
     assert loads == []
+
+
+# --- the trainings run in worker processes (#22 isolation) --------------------------------------
+
+
+@pytest.fixture
+def pool(monkeypatch):
+    """A pool of this test's own (one worker, no queue), so that its workers are the page's."""
+    from tokenizer_core import workers
+
+    fresh = workers.WorkerPool(1, queue=0)
+    monkeypatch.setattr(workers, "_pool", fresh)
+    yield fresh
+    fresh.close()
+
+
+def test_the_curve_trains_in_a_worker_and_the_store_keeps_what_it_sent(app, folder, runs, pool):  # noqa: F811
+    """Another process trains it; the store's entry is the JSON a training in this process
+    writes, and a second server reads it without a worker."""
+    import os
+
+    from tokenizer_core.measure.compression import compression_curve
+
+    open_compression(app, corpora=("code",), cp_vocab=2_000)
+    assert runs == {"ours": 1, "hf": 0}
+    [pid] = pool.pids()  # the worker that trained it, idle now
+    assert pid != os.getpid()
+    text = builtin_text("code")
+    here = compression_curve(stored.split(text, limits.DEFAULT_HELD_OUT_PCT), 2_000 - 256)
+    recipe = stored.curve_recipe(text, limits.DEFAULT_HELD_OUT_PCT, 2_000 - 256)
+    assert store.cached(recipe, lambda: None, str, str) == stored.curve_to_json(here)
+    rows = quality_rows(app)
+    fresh = here.tokenizer(1_000 - 256)
+    held_out = stored.split(text, limits.DEFAULT_HELD_OUT_PCT).held_out
+    assert rows[("Code", "Ours: byte-level BPE")]["tokens"] == len(fresh.encode(held_out))
+    pool.close()
+    new_server_process()
+    open_compression(app, corpora=("code",), cp_vocab=2_000)
+    assert runs == {"ours": 1, "hf": 0} and pool.pids() == []  # read: no worker started
+
+
+def test_a_full_queue_is_said_on_the_page_and_the_next_run_trains(app, folder, runs, pool, tmp_path):  # noqa: F811
+    """Every worker busy and no room to wait: the corpus, then the HF line, says the server is
+    busy instead of waiting without end; once the worker is free, a rerun draws them."""
+    import threading
+
+    from tokenizer_core.workers import Job
+
+    def occupy():
+        flag = tmp_path / f"free-{len(list(tmp_path.glob('free-*')))}"
+        thread = threading.Thread(target=pool.run, args=(Job("tests.core.worker_jobs:silent",
+                                                             (str(flag),)),))
+        thread.start()
+        while not pool.pids():  # its worker is up: the pool's one place is taken
+            thread.join(0.05)
+        return flag, thread
+
+    busy = "The server is busy (jobs ahead of yours: 1); try again in a minute."
+    flag, thread = occupy()
+    open_compression(app, corpora=("code",))
+    assert [shown(w.value) for w in app.warning] == [f"Code: {busy}"]
+    assert runs == {"ours": 0, "hf": 0}
+    flag.touch()
+    thread.join()
+    app.run()
+    assert not app.warning and runs == {"ours": 1, "hf": 0}
+    flag, thread = occupy()
+    app.pills(key="cp_hf").set_value(["wordpiece"]).run()
+    assert f"No HF WordPiece line on Code: {busy}" in shown(" ".join(c.value for c in app.caption))
+    assert runs == {"ours": 1, "hf": 0}
+    flag.touch()
+    thread.join()
+    app.run()
+    assert runs["hf"] == 4 and ("Code", "HF WordPiece") in quality_rows(app)

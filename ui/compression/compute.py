@@ -7,6 +7,12 @@ cache, every result is kept on disk (tokenizer_core/measure/stored.py), so a res
 replica or `python -m tokenizer_core warm` saves the training; `ready` tells which results come
 at once, so the page can say what is still coming.
 
+Trainings (our curve, every HF and SentencePiece model) run in the worker pool (#22,
+ui/common/workers.py): seconds to minutes of pure Python that would otherwise hold the server's
+one interpreter lock while every other session waits, and memory the server would keep. A store
+miss sends the text to a worker; the store's JSON comes back and is kept on disk as it came
+(`_kept`). A rerun or a closed tab kills the job's worker.
+
 The functions that draw a progress bar take the session's language as part of their key
 (`lang`): Streamlit replays a cached call's elements, and one session's words must never show in
 another's; below them the on-disk store is shared by every language, so nothing trains twice.
@@ -18,7 +24,7 @@ be there to replay into). The bar is emptied at the end, so a replay leaves noth
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, TypeVar
 
 import streamlit as st
 
@@ -27,12 +33,16 @@ from tokenizer_core.measure import stored
 from tokenizer_core.measure.compression import CompressionCurve, HeldOutSplit, split_held_out
 from tokenizer_core.measure.quality import HFFamily, HFPoint, Quality, hf_refusal
 from tokenizer_core.messages import Refusal
-from ui.common import catalog
+from tokenizer_core.workers import Job
+from ui.common import catalog, workers
 from ui.common.cancel import throttled
 from ui.common.i18n import _, explain, number
 from ui.common.safe_text import literal
 from ui.compression.frames import family_name
 from ui.compression.limits import CURVE_CACHE_ENTRIES, QUALITY_CACHE_ENTRIES
+
+T = TypeVar("T")
+Progress = Callable[[int, int], None]
 
 
 def split(text: str, held_out_pct: int) -> HeldOutSplit:
@@ -53,20 +63,39 @@ def _bar(label: str):
     return bar, update
 
 
+def _kept(recipe: str, job: Job, load: Callable[[str], T], progress: Progress | None,
+          note: Callable[[str], None]) -> T:
+    """What `recipe` names: from the on-disk store, else made by `job` in a worker (its value is
+    the store's JSON) and kept in the store as that same text."""
+    made: list[str] = []
+
+    def build() -> T:
+        made.append(workers.run(job, progress=progress, note=note))
+        return load(made[0])
+
+    return store.cached(recipe, build, lambda _value: made[0], load)
+
+
 @st.cache_data(max_entries=CURVE_CACHE_ENTRIES, show_spinner=False)
 def our_curve(
     digest: str, held_out_pct: int, max_merges: int, label: str, lang: str, _text: str
 ) -> CompressionCurve:
     """Byte-level BPE trained once up to max_merges; tokens on both parts for every k. From the
-    on-disk store when it holds this curve (stored.py), else trained here and stored."""
-    bar, update = _bar(_("Training byte-level BPE on {label}:", label=literal(label)))
-    # every merge asks whether the tab is still open; the bar moves a few times a second,
-    # which is also where Streamlit stops this run when a newer one replaced it
+    on-disk store when it holds this curve (stored.py), else trained in a worker and stored.
+    Busy (a Refusal) when the pool's queue is full."""
+    title = _("Training byte-level BPE on {label}:", label=literal(label))
+    bar, update = _bar(title)
+    # the worker reports its merges a few times a second; each report moves the bar, which is
+    # also where Streamlit stops this run when a newer one replaced it (and kills the worker)
     progress = throttled(lambda done, total: update(
         done, total, _("merge {done} of {total}", done=number(done), total=number(total))))
-    curve = stored.curve(_text, held_out_pct, max_merges, progress=progress)
-    bar.empty()
-    return curve
+    job = Job("tokenizer_core.jobs:curve_json", (_text, held_out_pct, max_merges), progress=True)
+    try:
+        return _kept(stored.curve_recipe(_text, held_out_pct, max_merges), job,
+                     stored.curve_from_json, progress,
+                     lambda text: bar.progress(0.0, text=f"{title} {text}"))
+    finally:
+        bar.empty()
 
 
 @st.cache_resource
@@ -163,19 +192,27 @@ def hf_family(
     digest: str, held_out_pct: int, family: HFFamily, sizes: tuple[int, ...], label: str,
     lang: str, _text: str
 ) -> list[HFPoint]:
-    """One HF family trained on the same training part at each size; each model comes from the
-    on-disk store when it holds it. A rerun stops this between two models, and the models
-    already made stay in the store."""
+    """One HF family trained on the same training part at each size, each model in a worker;
+    each comes from the on-disk store when it holds it. A rerun stops this (and kills the worker
+    training a model), and the models already made stay in the store. Busy (a Refusal) when the
+    pool's queue is full."""
     bar, update = _bar(_("Training {name} on {label}:", name=family_name(family),
                          label=literal(label)))
     points = []
-    for done, size in enumerate(sizes):
-        update(done, len(sizes), _("{vocab} vocab (model {n} of {total})", vocab=number(size),
-                                   n=number(done + 1), total=number(len(sizes))))
-        point = stored.hf_point(family, _text, held_out_pct, size)
-        if point is not None:
-            points.append(point)
-    bar.empty()
+    try:
+        for done, size in enumerate(sizes):
+            step = _("{vocab} vocab (model {n} of {total})", vocab=number(size),
+                     n=number(done + 1), total=number(len(sizes)))
+            update(done, len(sizes), step)
+            job = Job("tokenizer_core.jobs:hf_point_json", (family, _text, held_out_pct, size))
+            point = _kept(stored.hf_recipe(family, _text, held_out_pct, size), job,
+                          stored.hf_point_from_json, None,
+                          lambda text, done=done, step=step: update(done, len(sizes),
+                                                                    f"{step} {text}"))
+            if point is not None:
+                points.append(point)
+    finally:
+        bar.empty()
     fetched(("hf", digest, held_out_pct, family, sizes))
     return points
 

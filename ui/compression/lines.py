@@ -22,6 +22,7 @@ from tokenizer_core.measure.quality import (
     unigram_alphabet,
 )
 from tokenizer_core.measure.stored import ReferencePoint
+from tokenizer_core.workers import Busy
 from ui.common.i18n import (
     SOURCE_LANGUAGE,
     _,
@@ -98,8 +99,14 @@ def other_lines(usable: Usable, families: Sequence[HFFamily], sizes: tuple[int, 
             trained_here = [f for f in families if f in SENTENCEPIECE_FAMILIES]  # C++: not slowed
         for family in trained_here:
             if wait or compute.hf_ready(corpus.digest, held_out_pct, family, sizes, corpus.text):
-                points = compute.hf_family(corpus.digest, held_out_pct, family, sizes, label,
-                                           current_language(), corpus.text)
+                try:
+                    points = compute.hf_family(corpus.digest, held_out_pct, family, sizes,
+                                               label, current_language(), corpus.text)
+                except Busy as busy:  # the workers' queue is full: say so, draw the rest
+                    lines.refused.append(_("No {name} line on {label}: {reason}",
+                                           name=family_name(family), label=literal(label),
+                                           reason=explain(busy)))
+                    continue
                 lines.hf.setdefault(corpus.key, {})[family] = points
                 lines.rows += hf_rows(label, corpus.key, family, points, spaced)
                 refused = [s for s in sizes if s not in {p.requested for p in points}]
