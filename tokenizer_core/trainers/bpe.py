@@ -28,6 +28,7 @@ and the record a run returns with the history of its steps (training.py).
 from __future__ import annotations
 
 import heapq
+from collections import defaultdict
 from typing import Callable
 
 from ..levels import Symbol
@@ -82,7 +83,10 @@ class _Trainer:
         self.pair_words: dict[Pair, set[int]] = {}
         self.first_word: dict[Pair, int] = {}  # lower bound on the first sequence holding it
         self.first_pos: dict[Pair, int] = {}  # and on its position there (0 in a short one)
-        self.dirty: set[Pair] = set()  # pairs whose first_word / first_pos may be too low
+        # Pairs whose first_word / first_pos may be too low because a long sequence lost its
+        # first place. A short first sequence is not marked: it is checked when its pair comes
+        # up (_true_first), which is far rarer than the losses (two per rewritten sequence).
+        self.dirty: set[Pair] = set()
         for w, f in enumerate(self.freqs):
             self._count(w, f)
         self.heap = [self._key(p, c) for p, c in self.pair_counts.items()]
@@ -135,7 +139,8 @@ class _Trainer:
         return chain.first(pair)
 
     def _true_first(self, pair: Pair) -> tuple[int, int]:
-        if pair in self.dirty:
+        word = self.words[self.first_word[pair]]  # "" for a long sequence: `dirty` tells
+        if pair in self.dirty or (word and pair not in word):
             self.dirty.discard(pair)
             where = self.pair_words[pair]
             for w in sorted(where):
@@ -215,15 +220,16 @@ class _Trainer:
             self.id_of[joined] = new
         symbol = chr(new)
         a, b = pair
-        words, freqs, lose = self.words, self.freqs, self._lose
-        gain: dict[Pair, int] = {}  # how many occurrences each new pair gained
-        gained_in: dict[Pair, list[int]] = {}  # and in which sequences
-        chain_places: dict[tuple[Pair, int], int] = {}  # (pair, long sequence): first new place
+        words, freqs, lose, drop = self.words, self.freqs, self._lose, self._drop
+        # Each new pair's short sequences, once per new copy (its gain is their counts' sum);
+        # a long sequence's gains and first new places go in chain_gains instead.
+        gained_in: defaultdict[Pair, list[int]] = defaultdict(list)
+        chain_gains: dict[tuple[Pair, int], tuple[int, int]] = {}
         for w in where.pop(pair):
             word = words[w]
             if not word:  # only a long sequence's string is empty: it lives in self.chains
                 chain = self.chains[w]
-                if self._join_chain(chain, pair, symbol, w, gain, gained_in, chain_places):
+                if self._join_chain(chain, pair, symbol, w, chain_gains):
                     if history is not None:
                         history[w].append((step, chain.text()))
                 continue
@@ -234,7 +240,7 @@ class _Trainer:
             j = i + 2
             if word.find(pair, j) >= 0:  # two joins or more: str.replace is the textbook's merge
                 merged = word.replace(pair, symbol)
-                self._many_joins(word, merged, pair, w, f, gain, gained_in)
+                self._many_joins(word, merged, pair, w, f, gained_in)
             else:  # x a b y becomes x new y: (x a), (b y) lose f, (x new), (new y) gain f
                 merged = word[:i] + symbol + word[j:]
                 if i:
@@ -243,31 +249,15 @@ class _Trainer:
                     c = counts[p] - f
                     if c:
                         counts[p] = c
-                        if first_word[p] == w:
-                            dirty.add(p)  # w may have held its last copy: check before trusting it
                     else:
-                        self._drop(p)
-                    p = x + symbol
-                    g = gain.get(p)
-                    if g is None:
-                        gain[p] = f
-                        gained_in[p] = [w]
-                    else:
-                        gain[p] = g + f
-                        gained_in[p].append(w)
+                        drop(p)
+                    gained_in[x + symbol].append(w)
                 if j < len(word):
                     y = word[j]
                     p = b + y
                     if p != pair:  # a a a: the second (a a) goes with the pair's own count
-                        lose(p, w, f)
-                    p = symbol + y
-                    g = gain.get(p)
-                    if g is None:
-                        gain[p] = f
-                        gained_in[p] = [w]
-                    else:
-                        gain[p] = g + f
-                        gained_in[p].append(w)
+                        lose(p, f)
+                    gained_in[symbol + y].append(w)
             words[w] = merged
             if history is not None:
                 history[w].append((step, merged))
@@ -275,16 +265,15 @@ class _Trainer:
         first_word.pop(pair, None)
         self.first_pos.pop(pair, None)
         dirty.discard(pair)
-        self._gain(gain, gained_in, chain_places)
+        self._gain(gained_in, chain_gains)
         return new, count
 
-    def _lose(self, p: Pair, w: int, f: int) -> None:
-        """Sequence w (occurring f times) lost one copy of pair p."""
+    def _lose(self, p: Pair, f: int) -> None:
+        """A short sequence occurring f times lost one copy of pair p (if it was the pair's
+        first sequence, _true_first finds that out when the pair comes up)."""
         c = self.pair_counts[p] - f
         if c:
             self.pair_counts[p] = c
-            if self.first_word[p] == w:
-                self.dirty.add(p)  # w may have held its last copy: check before trusting it
         else:
             self._drop(p)
 
@@ -297,7 +286,7 @@ class _Trainer:
         self.dirty.discard(p)
 
     def _many_joins(self, old: str, merged: str, pair: Pair, w: int, f: int,
-                    gain: dict[Pair, int], gained_in: dict[Pair, list[int]]) -> None:
+                    gained_in: defaultdict[Pair, list[int]]) -> None:
         """Only pairs touching a join change; the rest of the sequence is as it was."""
         gone: set[int] = set()
         fresh: set[int] = set()
@@ -310,16 +299,13 @@ class _Trainer:
             if 0 <= i < len(old) - 1:
                 p = old[i : i + 2]
                 if p != pair:  # the pair's own count is deleted whole
-                    self._lose(p, w, f)
+                    self._lose(p, f)
         for i in fresh:
             if 0 <= i < len(merged) - 1:
-                p = merged[i : i + 2]
-                gain[p] = gain.get(p, 0) + f
-                gained_in.setdefault(p, []).append(w)
+                gained_in[merged[i : i + 2]].append(w)
 
     def _join_chain(self, chain: Chain, pair: Pair, symbol: str, w: int,
-                    gain: dict[Pair, int], gained_in: dict[Pair, list[int]],
-                    chain_places: dict[tuple[Pair, int], int]) -> int:
+                    chain_gains: dict[tuple[Pair, int], tuple[int, int]]) -> int:
         """Join every occurrence of `pair` in a long sequence (Chain.join); returns how many.
         Its changes count once per occurrence of the sequence in the corpus (f times)."""
         joined, change, gained = chain.join(pair, symbol)
@@ -328,48 +314,60 @@ class _Trainer:
         f = self.freqs[w]
         counts, first_word, first_pos = self.pair_counts, self.first_word, self.first_pos
         for p, c in change.items():
-            if p == pair:
-                continue  # the pair's own count is deleted whole
-            if c > 0:
-                gain[p] = gain.get(p, 0) + c * f
-                gained_in.setdefault(p, []).append(w)
-            elif c < 0:
-                left = counts[p] + c * f
-                if not left:
-                    self._drop(p)
-                    continue
+            if c >= 0 or p == pair:  # gains wait for _gain; the pair's count is deleted whole
+                continue
+            left = counts[p] + c * f
+            if not left:
+                self._drop(p)
+            else:
                 counts[p] = left
                 if first_word[p] == w and not chain.holds(p, first_pos[p]):
                     self.dirty.add(p)  # its first place is gone: find the next before trusting it
         for p, position in gained.items():
-            chain_places[p, w] = position
+            # subtle: a pair may gain a place and lose as many (b N lost, x N made, N made
+            # twice): its first place can still move left, so every gained place is recorded.
+            chain_gains[p, w] = position, max(change.get(p, 0), 0) * f
         return joined
 
-    def _gain(self, gain: dict[Pair, int], gained_in: dict[Pair, list[int]],
-              chain_places: dict[tuple[Pair, int], int]) -> None:
+    def _gain(self, gained_in: defaultdict[Pair, list[int]],
+              chain_gains: dict[tuple[Pair, int], tuple[int, int]]) -> None:
         """Add the merge's new pairs: counts, sequences, first sequence, and a heap entry."""
         counts, where = self.pair_counts, self.pair_words
         first_word, first_pos = self.first_word, self.first_pos
-        heap, key = self.heap, self._key
-        for p, g in gain.items():
-            ws = gained_in[p]
+        heap, push, freq = self.heap, heapq.heappush, self.freqs.__getitem__
+        first = self.tie_break == "first"
+        for p, ws in gained_in.items():
+            g = sum(map(freq, ws))
             w = min(ws)
-            position = chain_places.get((p, w), 0) if chain_places else 0
             c = counts.get(p)
             if c is None:
-                counts[p] = g
+                counts[p] = c = g
                 where[p] = set(ws)
-                first_word[p], first_pos[p] = w, position
+                first_word[p] = w
+                first_pos[p] = 0
             else:  # a pair of a string made twice (ab+c, a+bc) may already be counted
-                counts[p] = c + g
+                counts[p] = c = c + g
                 where[p].update(ws)
-                first = first_word[p]
-                if w < first or (w == first and position < first_pos[p]):
+                if w < first_word[p]:  # w is short: its place is 0, a long one's is not lower
+                    first_word[p], first_pos[p] = w, 0
+                w = first_word[p]
+            push(heap, (-c, w, first_pos[p], p) if first else self._key(p, c))
+        for (p, w), (position, g) in chain_gains.items():
+            c = counts.get(p)
+            if c is None:
+                if not g:
+                    continue  # it lost every copy it had and the places it gained
+                counts[p] = c = g
+                where[p] = {w}
+                first_word[p], first_pos[p] = w, position
+            else:
+                counts[p] = c = c + g
+                where[p].add(w)
+                if (w, position) < (first_word[p], first_pos[p]):
                     first_word[p], first_pos[p] = w, position
-            heapq.heappush(heap, key(p, counts[p]))
-        for (p, w), position in chain_places.items():
             if not self.chains[w].holds(p, position):  # a later join took it: a lower bound
                 self.dirty.add(p)
+            push(heap, self._key(p, c))
 
     def candidates(self, top_k: int) -> tuple[tuple[Candidate, ...], int]:
         """The top pairs in textbook order, and how many share the top count.
