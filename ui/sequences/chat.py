@@ -1,6 +1,7 @@
 """The "Chat templates" tab: one conversation in each chat format, and what the framing costs.
 
-Widgets in, tokenizer_core.measure.sequences_chat frames and counts, render.py draws the tokens.
+Widgets in, tokenizer_core.measure.sequences_chat frames and counts, render.py draws the tokens;
+chat_found.py adds the found models' own chat templates.
 """
 
 from __future__ import annotations
@@ -24,16 +25,16 @@ from tokenizer_core.reference.open_models import OPEN_MODELS
 from tokenizer_core.render import render_tokens
 from tokenizer_core.samples import parallel_pairs
 from ui.common import catalog
-from ui.common.i18n import N_, _, explain, number
+from ui.common.i18n import _, explain, number
 from ui.common.page_state import KEEP
 from ui.common.safe_text import literal
 from ui.common.token_view import render_options
 from ui.common.unicode_guard import REPLACEMENT, REPLACEMENT_NOTE
+from ui.sequences.chat_found import ROLE_LABELS, found_templates
 from ui.sequences.limits import MAX_CHAT_MESSAGE_CHARS, MAX_PRICE
 from ui.sequences.markers import marker_html
 
 ROLES = ("system", "user", "assistant")
-ROLE_LABELS = {"system": N_("System"), "user": N_("User"), "assistant": N_("Assistant")}
 DEFAULTS: dict[str, object] = {
     "sq_c_system": "You are a patient tutor.",
     "sq_c_user": "What is a token?",
@@ -42,6 +43,7 @@ DEFAULTS: dict[str, object] = {
     "sq_c_format": FORMATS[0].name,
     "sq_c_price": 0.0,
     "sq_c_own": OWN_FORMATS[0].model,
+    "sq_c_prompt": False,
 }
 
 
@@ -131,6 +133,7 @@ def chat_section(name: str) -> None:
     shown = framed[chosen]
     st.html(render_tokens(shown.text, shown.tokens, render_options(visible_whitespace=True)))
     _own_formats(messages)
+    found_templates(messages)
     _cost(rows, name)
 
 
