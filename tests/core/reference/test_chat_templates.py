@@ -10,6 +10,7 @@ process is never the one that loops or allocates, and the next render works.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -181,3 +182,40 @@ def test_the_sandbox_refuses_underscore_names_in_a_namespace():
     with pytest.raises(Refusal) as refused:
         render_isolated("{% set ns = namespace(_secret=1) %}", HI, {})
     assert refused.value.template == chat_render.UNSAFE
+
+
+def _into_cache(cache: Path, repo_id: str, folder: Path) -> Path:
+    """`folder`'s files as huggingface_hub's downloads lay them out: blobs, a snapshot of
+    symlinks, refs/main."""
+    repo = cache / ("models--" + repo_id.replace("/", "--"))
+    snapshot = repo / "snapshots" / ("b" * 40)
+    (repo / "blobs").mkdir(parents=True)
+    snapshot.mkdir(parents=True)
+    for file in folder.iterdir():
+        data = file.read_bytes()
+        blob = repo / "blobs" / hashlib.sha256(data).hexdigest()
+        blob.write_bytes(data)
+        (snapshot / file.name).symlink_to(Path("..", "..", "blobs", blob.name))
+    (repo / "refs").mkdir()
+    (repo / "refs" / "main").write_text("b" * 40)
+    return cache
+
+
+def test_a_snapshot_in_the_hugging_face_cache_has_its_template_too(made, tmp_path):
+    _, made_folders = made
+    cache = _into_cache(tmp_path / "hub", "Example/Chat-7B", made_folders["chatml"])
+    found = scan(folder=tmp_path / "no-folder", hf_cache=cache)
+    [model] = found.models
+    assert model.name == "hf:Example/Chat-7B"
+    template = template_of(model)
+    expected = GOLDEN["folders"]["chatml"]
+    assert template.text == expected["chat_template"]
+    assert template.specials == expected["special_tokens_map"]
+    case = expected["conversations"][1]  # the Chinese one
+    text = render_isolated(template.text, case["messages"], template.specials)
+    assert text == case["text"]
+    tokenizer = open_isolated(model)
+    try:
+        assert count_template(tokenizer, text, _messages(case["messages"])).ids == case["ids"]
+    finally:
+        tokenizer.close()
