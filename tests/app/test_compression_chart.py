@@ -43,6 +43,26 @@ def every_series_frame() -> pd.DataFrame:
     return pd.DataFrame.from_records(rows, columns=CURVE_COLUMNS)
 
 
+def test_each_found_tokenizer_has_a_marker_no_other_tokenizer_uses():
+    """Four tokenizers of the models folder were four identical x's in the legend (a browser
+    screenshot with tests/local_models_files.py's folder): now each has a shape of its own, the
+    same in every corpus, none a built-in tokenizer's or an HF line's."""
+    found = {"local:lower": 1_000, "local:mistral7b": 32_000, "local:qwen": 151_643,
+             "hf:org/model": 4_000}
+    extra = [_row(key, name, "reference", v, 2 + i)
+             for i, key in enumerate(CORPORA) for name, v in found.items()]
+    frame = pd.concat([every_series_frame(), pd.DataFrame.from_records(extra, columns=CURVE_COLUMNS)])
+    fig = curve_figure(frame, "chars_per_token", {})
+    symbols: dict[str, set[str]] = {}
+    for trace in fig.data:
+        if "markers" in trace.mode:
+            symbols.setdefault(trace.name, set()).add(trace.marker.symbol)
+    assert set(found) <= set(symbols)
+    assert all(len(shapes) == 1 for shapes in symbols.values()), symbols  # same in every corpus
+    shapes = [next(iter(s)) for s in symbols.values()]
+    assert len(set(shapes)) == len(shapes), symbols
+
+
 def test_every_family_has_a_marker_no_other_family_uses():
     fig = curve_figure(every_series_frame(), "chars_per_token", {})
     symbols: dict[str, set[str]] = {}

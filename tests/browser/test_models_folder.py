@@ -13,6 +13,7 @@ import tiktoken.load
 
 from tests.browser.conftest import (
     LAPTOP,
+    SCREENSHOTS,
     PageLog,
     _start_streamlit,
     _stop,
@@ -73,3 +74,43 @@ def test_two_sessions_see_the_folders_tokenizers_with_their_librarys_counts(
         assert not log.problems(), log.problems()
         context.close()
 
+
+
+def test_compression_names_each_found_tokenizer_beside_its_point_in_both_languages(
+        browser, folder_server):
+    """The folder's tokenizers get a reference point on Compression, named `local:NAME` beside
+    it; with them the chart holds more names than ever (Mistral 7B and Qwen twice, at the same
+    vocab sizes as the built-in ones), and no name may sit on another or run into the legend."""
+    from tests.browser.test_compression import CHART, DRAWN_JS, FIRST_LOAD_MS, _meet
+
+    _, url = folder_server
+    log = PageLog()
+    context, page = new_guarded_page(browser, log)
+    page.set_viewport_size(LAPTOP)
+    found = {"local:lower", "local:mistral7b", "local:qwen", "local:trained"}
+    for language, query, nav in (("en", "", "Compression"), ("zh", "?lang=zh", "压缩率")):
+        page.goto(f"{url}/{query}")
+        link = page.locator('[data-testid="stSidebarNav"] a', has_text=nav)
+        wait_for_app(page, link)
+        link.click()
+        chart = page.locator(f"{CHART} .js-plotly-plot").first
+        page.wait_for_function(
+            f"names => {{ const el = document.querySelector('{CHART} .js-plotly-plot');"
+            " if (!el) return false;"
+            " const drawn = [...el.querySelectorAll('.annotation-text')].map(t => t.textContent);"
+            " return names.every(n => drawn.includes(n)); }",
+            arg=sorted(found), timeout=FIRST_LOAD_MS)
+        wait_for_app(page, timeout_ms=FIRST_LOAD_MS)
+        chart.scroll_into_view_if_needed()
+        SCREENSHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"compression-models-folder-{language}.png"))
+        drawn = chart.evaluate(DRAWN_JS)  # every name on the chart, ours and the folder's
+        labels = drawn["labels"]
+        assert found <= {lab[0] for lab in labels}, labels
+        clashes = [(a[0], b[0]) for a in labels for b in labels
+                   if a[0] < b[0] and _meet(a[1:], b[1:])]
+        assert clashes == [], clashes
+        right = drawn["plot"][2]
+        assert [lab[0] for lab in labels if lab[3] > right + 2] == []  # none runs into the legend
+    assert not log.problems(), log.problems()
+    context.close()

@@ -42,6 +42,11 @@ REF_SYMBOL = {"gpt2": "pentagon", "cl100k_base": "hourglass", "o200k_base": "sta
               "llama3": "cross", "qwen2.5": "star-triangle-up", "mistral-nemo": "bowtie",
               "mistral-7b": "star-diamond", "deepseek-v4": "star-square",
               "bert-base-uncased": "circle-x"}
+# The folder's and the HF cache's tokenizers (local:/hf:), in the order of their names: shapes
+# neither REF_SYMBOL nor HF_SYMBOL uses, so four found tokenizers are four markers, not four x's.
+# Past eight they repeat; the legend and the name beside each marker still tell them apart.
+FOUND_SYMBOLS = ("hexagon", "square-x", "triangle-left", "diamond-tall", "triangle-right",
+                 "octagon", "diamond-x", "arrow-up")
 # The names written on the chart, short enough to fit beside a marker.
 REF_SHORT = {"gpt2": "GPT-2", "cl100k_base": "cl100k", "o200k_base": "o200k",
              "llama3": "Llama 3", "qwen2.5": "Qwen 2.5", "mistral-nemo": "Nemo",
@@ -78,12 +83,22 @@ def _group(family: str, kind: str) -> str:
     return TRAIN if kind == "train" else family
 
 
-def _series(family: str, kind: str, color: str, big: bool) -> dict:
-    """How a series looks, in `color`: a reference's marker, a line, or an HF line of markers."""
+def _found_symbols(data: pd.DataFrame) -> dict[str, str]:
+    """Each found tokenizer's shape on this chart (FOUND_SYMBOLS, by the order of the names)."""
+    references = data[data["kind"] == "reference"]["family"].astype(str)
+    found = sorted(set(references) - set(REF_SYMBOL))
+    return {name: FOUND_SYMBOLS[n % len(FOUND_SYMBOLS)] for n, name in enumerate(found)}
+
+
+def _series(family: str, kind: str, color: str, big: bool,
+            found: Mapping[str, str] | None = None) -> dict:
+    """How a series looks, in `color`: a reference's marker, a line, or an HF line of markers.
+    `found`: the found tokenizers' shapes (_found_symbols)."""
     width = 5 if big else 4
     if kind == "reference":
+        symbol = REF_SYMBOL.get(family) or (found or {}).get(family, FOUND_SYMBOLS[0])
         return dict(mode="markers", marker=dict(
-            symbol=REF_SYMBOL.get(family, "x"), size=22 if big else 17, color=color,
+            symbol=symbol, size=22 if big else 17, color=color,
             line=dict(width=1.5, color="#222")))
     if kind == "train":
         return dict(mode="lines", line=dict(color=color, width=2, dash="dot"))
@@ -118,6 +133,7 @@ def curve_figure(
     if metric not in METRICS:
         raise ValueError(f"unknown measure {metric!r}; choose one of {', '.join(METRICS)}")
     data = frame.dropna(subset=[metric])
+    found = _found_symbols(data)
     fig = go.Figure()
     corpora: dict[str, tuple[str, str]] = {}  # key -> (escaped name, colour), in order
     series: dict[str, tuple[str, str]] = {}  # legend group -> (family, kind), in order
@@ -137,9 +153,9 @@ def curve_figure(
                 legendgroup=_group(family, kind), customdata=_custom(part, f"{corpus} · {label}"),
                 hovertemplate=_hover(metric, kind != "reference" and family == OURS),
                 opacity=0.7 if kind == "train" else None, cliponaxis=False,
-                **_series(family, kind, color, big),
+                **_series(family, kind, color, big, found),
             ))
-    _legend_keys(fig, corpora, series, big)
+    _legend_keys(fig, corpora, series, big, found)
     _unk_marks(fig, data, metric, big)
     _layout(fig, data, metric, mark_vocab, big)
     return fig
@@ -156,7 +172,8 @@ def _legend_order(item: tuple[str, tuple[str, str]]) -> int:
 
 
 def _legend_keys(fig: go.Figure, corpora: dict[str, tuple[str, str]],
-                 series: dict[str, tuple[str, str]], big: bool) -> None:
+                 series: dict[str, tuple[str, str]], big: bool,
+                 found: Mapping[str, str]) -> None:
     """The legend: one entry per corpus (its colour), then one per tokenizer (its shape and line,
     in grey), each in its tokenizer's group, so a click shows or hides it in every corpus."""
     for n, (corpus, color) in enumerate(corpora.values()):
@@ -169,7 +186,7 @@ def _legend_keys(fig: go.Figure, corpora: dict[str, tuple[str, str]],
         fig.add_trace(go.Scatter(
             x=[None], y=[None], name=_label(family, kind), legendgroup=group, hoverinfo="skip",
             legendgrouptitle_text=_("Tokenizer (shape, line)") if n == 0 else None,
-            **_series(family, kind, KEY_COLOR, big),
+            **_series(family, kind, KEY_COLOR, big, found),
         ))
 
 

@@ -15,12 +15,14 @@ Leaves out: which marker of a tokenizer gets the name (charts.py: its highest), 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 PLOT_WIDTH_PX = 520  # the plot area at 1280x720 beside the legend (525 px drawn in Chromium)
 CHAR_PX = 0.58  # average character width, as a share of the font size
 MARKER_PAD_PX = 4  # room kept around a marker
 STEPS = (1, 2, 3, 4, 5, 6)  # rings of places around a marker, nearest first (plotly's ay grows down)
+GRID_REACH_FONTS = 20  # then a grid of places up to 20 font sizes away (300 px at 15 px)
 
 
 @dataclass(frozen=True)
@@ -61,17 +63,30 @@ class Frame:
         return px, py
 
 
-def _candidates(font_px: float, name: str) -> list[tuple[float, float]]:
+def _candidates(font_px: float, name: str) -> tuple[tuple[float, float], ...]:
+    return _offsets(font_px, len(name))
+
+
+@lru_cache(maxsize=256)
+def _offsets(font_px: float, name_length: int) -> tuple[tuple[float, float], ...]:
     """Offsets (dx, dy) of a label's centre from its marker, in pixels, nearest first: above,
-    below, left, right, then the corners, then the same further out."""
+    below, left, right, then the corners, then the same further out; past those rings, every
+    place of a grid around the marker, nearest first (a crowd of names near a corner of the
+    plot used up the rings: issue 23's label overlap, with the models folder's four more)."""
     rise = 1.5 * font_px
-    side = (len(name) * CHAR_PX * font_px + 6) / 2 + 1.2 * font_px  # clear of the marker
+    side = (name_length * CHAR_PX * font_px + 6) / 2 + 1.2 * font_px  # clear of the marker
     offsets = []
     for step in STEPS:
         up, across = rise * step, side + (step - 1) * font_px
         offsets += [(0.0, -up), (0.0, up), (-across, 0.0), (across, 0.0),
                     (-across, -up), (across, -up), (-across, up), (across, up)]
-    return offsets
+    reach = GRID_REACH_FONTS * font_px
+    grid = [(dx * font_px, dy * font_px / 2)
+            for dx in range(-GRID_REACH_FONTS, GRID_REACH_FONTS + 1)
+            for dy in range(-2 * GRID_REACH_FONTS, 2 * GRID_REACH_FONTS + 1)
+            if abs(dx * font_px) >= side or abs(dy * font_px / 2) >= rise]  # clear of the marker
+    grid.sort(key=lambda o: (o[0] ** 2 + o[1] ** 2, o))
+    return tuple(offsets + [o for o in grid if o[0] ** 2 + o[1] ** 2 <= reach ** 2])
 
 
 def _label_box(cx: float, cy: float, name: str, font_px: float) -> Box:
@@ -96,16 +111,31 @@ def place_labels(points: Sequence[Point], frame: Frame, font_px: float,
     offsets: dict[int, tuple[float, float]] = {}
     order = sorted((i for i, p in enumerate(points) if p.name), key=lambda i: pixels[i])
     for i in order:
-        px, py = pixels[i]
-        tried = [(dx, dy, _label_box(px + dx, py + dy, points[i].name, font_px))
-                 for dx, dy in _candidates(font_px, points[i].name)]
-        inside = [t for t in tried
-                  if t[2].top >= -font_px and t[2].bottom <= frame.height_px + font_px
-                  # not into the legend: the estimate errs, so keep two letters clear
-                  and t[2].left >= 0 and t[2].right <= frame.width_px - 2 * font_px]
-        free = [t for t in inside if not any(t[2].meets(b) for b in (*placed, *markers))]
-        clear = [t for t in inside if not any(t[2].meets(b) for b in placed)]
-        dx, dy, box = (free or clear or inside or tried)[0]
+        dx, dy, box = _place(pixels[i], points[i].name, frame, font_px, placed, markers)
         placed.append(box)
         offsets[i] = (dx, dy)
     return offsets
+
+
+def _place(pixel: tuple[float, float], name: str, frame: Frame, font_px: float,
+           placed: Sequence[Box], markers: Sequence[Box]) -> tuple[float, float, Box]:
+    """The first place, nearest first, free of names and markers and inside the plot; else the
+    first inside that meets no name; else the first inside; else the nearest of all."""
+    px, py = pixel
+    clear = inside = nearest = None
+    for dx, dy in _candidates(font_px, name):
+        box = _label_box(px + dx, py + dy, name, font_px)
+        nearest = nearest or (dx, dy, box)
+        if not (box.top >= -font_px and box.bottom <= frame.height_px + font_px
+                # not into the legend: the estimate errs, so keep two letters clear
+                and box.left >= 0 and box.right <= frame.width_px - 2 * font_px):
+            continue
+        inside = inside or (dx, dy, box)
+        if any(box.meets(b) for b in placed):
+            continue
+        clear = clear or (dx, dy, box)
+        if not any(box.meets(b) for b in markers):
+            return dx, dy, box
+    found = clear or inside or nearest
+    assert found is not None  # _candidates is never empty
+    return found
