@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from tokenizer_core.measure.chat_template_count import TemplateCount, count_template
+from tokenizer_core.measure.chat_template_count import TemplateCount, count_template, marked
 from tokenizer_core.measure.sequences_chat import Message
 from tokenizer_core.messages import Refusal
 from tokenizer_core.reference.chat_templates import ChatTemplate, read_template
@@ -59,18 +59,27 @@ def _template(folder: str, stamp: tuple) -> Outcome | None:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _rendered(template: ChatTemplate, messages: tuple[Message, ...], prompt: bool) -> Outcome:
+    """The rendering, and (the value's second half) the rendering of the marked messages that
+    says where each message is, or None when that one cannot be had."""
+    plain = [{"role": m.role, "content": m.content} for m in messages]
     try:
-        return "ok", render_isolated(template.text, [{"role": m.role, "content": m.content}
-                                                     for m in messages],
-                                     template.specials, prompt), {}
+        text = render_isolated(template.text, plain, template.specials, prompt)
     except Refusal as error:
         return _refused(error)
+    with_marks = marked(messages)
+    try:
+        marked_text = None if with_marks is None else render_isolated(
+            template.text, with_marks, template.specials, prompt)
+    except Refusal:
+        marked_text = None  # the marks upset the template (it checks a text): search instead
+    return "ok", (text, marked_text), {}
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _counted(name: str, sha256: str, text: str, messages: tuple[Message, ...]) -> Outcome:
+def _counted(name: str, sha256: str, rendered: tuple[str, str | None],
+             messages: tuple[Message, ...]) -> Outcome:
     try:
-        return "ok", count_template(catalog.get(name), text, messages), {}
+        return "ok", count_template(catalog.get(name), rendered[0], messages, rendered[1]), {}
     except Refusal as error:
         return _refused(error)
     except ValueError as error:  # the worker's own words (it ended, or said why not)
@@ -111,7 +120,7 @@ def _per_message(messages: list[Message], counted: TemplateCount) -> pd.DataFram
             for m, n, found in zip(messages, counted.content_tokens, counted.found)]
     framed = counted.framed
     rows.append({_("message"): _("the template's framing (its text and special tokens)"),
-                 _("tokens"): framed.framing, _("found in the rendering"): True})
+                 _("tokens"): framed.framing, _("found in the rendering"): None})
     return pd.DataFrame(rows)
 
 

@@ -17,9 +17,17 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as hs
 
 from tests.chat_template_files import CONVERSATIONS, folders
-from tokenizer_core.measure.chat_template_count import count_template
+from tokenizer_core.measure.chat_template_count import (
+    CLOSE,
+    OPEN,
+    count_template,
+    marked,
+    spans_from_marked,
+)
 from tokenizer_core.measure.sequences_chat import Message
 from tokenizer_core.messages import Refusal
 from tokenizer_core.reference import chat_render, chat_worker
@@ -83,6 +91,10 @@ def check_like(recorded: dict, opened: dict) -> None:
                                    add_generation_prompt=True) == case["text_with_prompt"], name
             counted = count_template(tokenizer, text, _messages(messages))
             assert counted.ids == case["ids"], name
+            marks = render_isolated(template.text, marked(_messages(messages)), template.specials)
+            with_marks = count_template(tokenizer, text, _messages(messages), marks)
+            assert with_marks.ids == case["ids"], name
+            assert "".join(p.text for p in with_marks.framed.parts) == text
 
 
 def test_template_rendering_and_ids_equal_transformers_recorded(opened):
@@ -119,6 +131,42 @@ def test_each_token_counts_for_one_part_and_the_messages_are_found(opened):
     assert specials == ["<|im_start|>", "<|im_end|>"] * 3 + ["<|im_start|>"]
     assert framed.tokens_of("special") == 7
     assert sum(counted.content_tokens) == framed.tokens_of("content")
+
+
+def test_the_marks_find_a_message_that_spells_its_own_role_name(opened):
+    """A message "user" in ChatML: searching finds the role name first; the marks do not."""
+    model, tokenizer = opened["chatml"]
+    template = template_of(model)
+    messages = [Message("system", "system"), Message("user", "user"),
+                Message("assistant", "assistant")]
+    text = render_isolated(template.text, [vars(m) for m in messages], template.specials)
+    marks = render_isolated(template.text, marked(messages), template.specials)
+    parts = count_template(tokenizer, text, messages, marks).framed.parts
+    before = [parts[i - 1].text for i, p in enumerate(parts) if p.kind == "content"]
+    assert before == ["system\n", "user\n", "assistant\n"]  # each after its own role line
+    searched = count_template(tokenizer, text, messages).framed.parts
+    assert [p.text for p in searched if p.kind == "content"][0] == "system"
+    assert searched.index(next(p for p in searched if p.kind == "content")) == 1  # the role
+
+
+def _chatml(contents: list[str]) -> tuple[str, list[tuple[int, int]]]:
+    text, spans = "", []
+    for role, content in zip(("system", "user", "assistant") * 9, contents):
+        text += f"<|im_start|>{role}\n"
+        spans.append((len(text), len(text) + len(content)))
+        text += content + "<|im_end|>\n"
+    return text, spans
+
+
+@given(hs.lists(hs.text(hs.characters(blacklist_characters=OPEN + CLOSE)), min_size=1,
+                max_size=6))
+def test_the_marks_give_each_message_its_own_span(contents):
+    text, spans = _chatml(contents)
+    marks, _ = _chatml([OPEN + c + CLOSE for c in contents])
+    assert spans_from_marked(text, marks, len(contents)) == spans
+    # a message written twice, or one trimmed, is not read off the marks
+    assert spans_from_marked(text, marks + OPEN + "x" + CLOSE, len(contents)) is None
+    assert spans_from_marked(text + " ", marks, len(contents)) is None
 
 
 def test_a_trimmed_message_is_found_and_an_escaped_one_is_framing(opened):
