@@ -107,3 +107,22 @@ def test_the_chat_tab_says_it_in_chinese(app, models, test_thread):
     assert any(s.value == "每个找到的模型自己的对话模板" for s in app.subheader)
     assert any("local:chatml" in list(d.value.iloc[:, 0]) for d in app.dataframe
                if len(d.value.columns) == 7)
+
+
+def test_a_hostile_template_is_named_with_its_bound_and_the_others_still_show(app, models):
+    """One template loops for ever, one builds a giant string: each is stopped in the worker
+    that renders templates (chat_worker.py), named with the bound it went over, and the page,
+    its server and the other template go on."""
+    for name, template in (("loops", "{% for i in range(99999) %}{% for j in range(99999) %}"
+                                     "{% endfor %}{% endfor %}"),
+                           ("giant", "{{ 'x' * 2000000000 }}")):
+        folder = models["chatml"].parent / name
+        shutil.copytree(models["jinja_wins"], folder)
+        (folder / "chat_template.jinja").write_text(template)
+    chat_tab(app)
+    errors = [shown(e.value) for e in app.error]
+    assert any(e.startswith("local:loops: ") and "took longer than 10 s" in e for e in errors)
+    assert any(e.startswith("local:giant: ") and "512 MB of memory" in e for e in errors)
+    table = next(d.value for d in app.dataframe if "template from" in d.value.columns)
+    assert list(table["tokenizer"]) == ["local:chatml", "local:jinja_wins"]
+    assert table["tokens"][0] == len(GOLDEN["chatml"]["conversations"][0]["ids"])

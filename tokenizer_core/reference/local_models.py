@@ -21,7 +21,7 @@ Nothing here downloads: the scanner reads the disk, and HF_HUB_OFFLINE is set be
 huggingface_hub is imported, in case anything in it would look at the network.
 
 Leaves out: caching (the app rescans per session; the command line per run), and the chat
-templates the config files carry.
+templates the config files carry (chat_templates.py reads those).
 """
 
 from __future__ import annotations
