@@ -28,6 +28,7 @@ and the record a run returns with the history of its steps (training.py).
 from __future__ import annotations
 
 import heapq
+from array import array
 from collections import defaultdict
 from typing import Callable
 
@@ -64,8 +65,11 @@ class _Trainer:
     is exactly `str.replace`, "does this sequence hold the pair" is `in`, and both run in C.
     A sequence longer than LONG_SEQUENCE is a `Chain` instead (`chains[w]`; `words[w]` is "").
 
-    `pair_words[p]` may still list sequences that lost `p` (they are dropped when met):
-    keeping it exact would cost a set difference per rewritten sequence.
+    `pair_words[p]` may still list sequences that lost `p`, some twice (a merge meets them,
+    finds nothing to join and moves on): keeping it exact would cost a search per lost pair.
+    Subtle: it is an array of machine integers, not a set: sets are containers that Python's
+    cycle collector walks, element by element, over and over while training allocates (on
+    1 MB of Chinese that walk cost more than a quarter of the run); arrays it never visits.
     """
 
     def __init__(self, corpus: Corpus, special_tokens: tuple[str, ...], tie_break: TieBreak):
@@ -80,7 +84,7 @@ class _Trainer:
             self.words[w] = ""
         self.freqs = list(corpus.counts)
         self.pair_counts: dict[Pair, int] = {}
-        self.pair_words: dict[Pair, set[int]] = {}
+        self.pair_words: dict[Pair, array[int]] = {}
         self.first_word: dict[Pair, int] = {}  # lower bound on the first sequence holding it
         self.first_pos: dict[Pair, int] = {}  # and on its position there (0 in a short one)
         # Pairs whose first_word / first_pos may be too low because a long sequence lost its
@@ -102,20 +106,22 @@ class _Trainer:
                 pair = word[i : i + 2]
                 if pair in counts:
                     counts[pair] += f
-                    where[pair].add(w)
+                    words_of = where[pair]
+                    if words_of[-1] != w:  # sequences come in order: a repeat is the last one
+                        words_of.append(w)
                 else:
                     counts[pair] = f
-                    where[pair] = {w}
+                    where[pair] = array("l", (w,))
                     first_word[pair] = w
                     self.first_pos[pair] = 0
             return
         for pair, places in chain.at.items():  # exact and in order: nothing is stale yet
             if pair in counts:
                 counts[pair] += f * len(places)
-                where[pair].add(w)
+                where[pair].append(w)
             else:
                 counts[pair] = f * len(places)
-                where[pair] = {w}
+                where[pair] = array("l", (w,))
                 first_word[pair] = w
                 self.first_pos[pair] = places[0]
 
@@ -142,13 +148,13 @@ class _Trainer:
         word = self.words[self.first_word[pair]]  # "" for a long sequence: `dirty` tells
         if pair in self.dirty or (word and pair not in word):
             self.dirty.discard(pair)
-            where = self.pair_words[pair]
-            for w in sorted(where):
+            ordered = sorted(self.pair_words[pair])
+            for k, w in enumerate(ordered):
                 position = self._first_in(w, pair)
                 if position is not None:
                     self.first_word[pair], self.first_pos[pair] = w, position
+                    self.pair_words[pair] = array("l", ordered[k:])  # the ones below lost it
                     break
-                where.discard(w)
         return self.first_word[pair], self.first_pos[pair]
 
     def _is_current(self, entry: tuple) -> bool:
@@ -219,8 +225,7 @@ class _Trainer:
             self.content.append(joined)
             self.id_of[joined] = new
         symbol = chr(new)
-        a, b = pair
-        words, freqs, lose, drop = self.words, self.freqs, self._lose, self._drop
+        words, freqs, drop = self.words, self.freqs, self._drop
         # Each new pair's short sequences, once per new copy (its gain is their counts' sum);
         # a long sequence's gains and first new places go in chain_gains instead.
         gained_in: defaultdict[Pair, list[int]] = defaultdict(list)
@@ -237,27 +242,28 @@ class _Trainer:
             if i < 0:
                 continue  # a stale entry: this sequence lost the pair earlier
             f = freqs[w]
-            j = i + 2
-            if word.find(pair, j) >= 0:  # two joins or more: str.replace is the textbook's merge
-                merged = word.replace(pair, symbol)
+            merged = word.replace(pair, symbol)  # non-overlapping, left to right: the textbook's
+            n = len(word)
+            if n - len(merged) > 1:  # each join shortens it by one: this took two or more
                 self._many_joins(word, merged, pair, w, f, gained_in)
             else:  # x a b y becomes x new y: (x a), (b y) lose f, (x new), (new y) gain f
-                merged = word[:i] + symbol + word[j:]
                 if i:
-                    x = word[i - 1]
-                    p = x + a
+                    p = word[i - 1 : i + 1]
                     c = counts[p] - f
                     if c:
                         counts[p] = c
                     else:
                         drop(p)
-                    gained_in[x + symbol].append(w)
-                if j < len(word):
-                    y = word[j]
-                    p = b + y
+                    gained_in[merged[i - 1 : i + 1]].append(w)
+                if i + 2 < n:
+                    p = word[i + 1 : i + 3]
                     if p != pair:  # a a a: the second (a a) goes with the pair's own count
-                        lose(p, f)
-                    gained_in[symbol + y].append(w)
+                        c = counts[p] - f
+                        if c:
+                            counts[p] = c
+                        else:
+                            drop(p)
+                    gained_in[merged[i : i + 2]].append(w)
             words[w] = merged
             if history is not None:
                 history[w].append((step, merged))
@@ -342,12 +348,12 @@ class _Trainer:
             c = counts.get(p)
             if c is None:
                 counts[p] = c = g
-                where[p] = set(ws)
+                where[p] = array("l", ws)
                 first_word[p] = w
                 first_pos[p] = 0
             else:  # a pair of a string made twice (ab+c, a+bc) may already be counted
                 counts[p] = c = c + g
-                where[p].update(ws)
+                where[p].extend(ws)
                 if w < first_word[p]:  # w is short: its place is 0, a long one's is not lower
                     first_word[p], first_pos[p] = w, 0
                 w = first_word[p]
@@ -358,11 +364,11 @@ class _Trainer:
                 if not g:
                     continue  # it lost every copy it had and the places it gained
                 counts[p] = c = g
-                where[p] = {w}
+                where[p] = array("l", (w,))
                 first_word[p], first_pos[p] = w, position
             else:
                 counts[p] = c = c + g
-                where[p].add(w)
+                where[p].append(w)
                 if (w, position) < (first_word[p], first_pos[p]):
                     first_word[p], first_pos[p] = w, position
             if not self.chains[w].holds(p, position):  # a later join took it: a lower bound
