@@ -4,7 +4,10 @@
 models built on them (ids from `mergeable_ranks` and the special tokens), our byte-level BPE,
 character-level BPE, WordPiece and Unigram (its `pieces`), SentencePiece models (the library's
 pieces; a byte-fallback piece `<0xE4>` is its one byte), and HF tokenizers (byte-level tokens mapped back through
-GPT-2's byte alphabet). Bytes are the truth: `text` is derived from them, and is None when they
+GPT-2's byte alphabet); reference/vocab_tokens.py reads those three libraries' tables. A tokenizer
+whose library runs in another process (isolated.py: a file of the models folder or the Hugging
+Face cache) hands over the same tokens from there, by its `vocabulary_tokens()`, and gets the
+same table. Bytes are the truth: `text` is derived from them, and is None when they
 are not whole UTF-8 characters.
 
 Ids: a vocabulary's `size` is the tokenizer's own count (tiktoken's `n_vocab`, one more than the
@@ -40,11 +43,10 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import json
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Mapping, NamedTuple, Sequence
+from typing import Iterable, Iterator, NamedTuple, Sequence
 
 import regex
 
@@ -54,10 +56,8 @@ from ..models.byte_bpe import ByteLevelBPE
 from ..models.char_bpe import CharLevelBPE
 from ..models.wordpiece import CONTINUATION, WordPieceTokenizer, join_pieces
 from ..pretokenize import WORD_END
-from ..reference.hf import METASPACE, HFTokenizer
-from ..reference.rankfiles import gpt2_token_bytes
-from ..reference.sentencepiece_models import SentencePieceTokenizer
-from ..reference.tiktoken_encodings import TiktokenTokenizer
+from ..reference.hf import METASPACE
+from ..reference.vocab_tokens import VocabToken, ranked_tokens, reference_tokens
 from ..tokens import piece_of
 from ..user_regex import compile_user_pattern
 
@@ -181,21 +181,9 @@ def start_mark(data: bytes, text: str | None, continuation: bool) -> str:
 # --- reading a tokenizer's tokens ------------------------------------------------------------
 
 
-# A token as read from a tokenizer: (id, bytes, text or None to derive it, special, rank).
-_Token = tuple[int, bytes, "str | None", bool, "int | None"]
-
-
-def _ranked_tokens(ranks: Mapping[bytes, int], specials: Mapping[str, int]) -> list[_Token]:
-    """tiktoken's format: an id is a rank; multi-byte tokens are numbered in rank order.
-
-    Our learned merges fit the same rule: each new token's id follows the last one's, in the
-    order the merges were learned, so its position among multi-byte tokens is its merge number.
-    """
-    merged = sorted(i for b, i in ranks.items() if len(b) > 1)
-    merge_number = {i: k for k, i in enumerate(merged)}
-    rows = [(i, b, None, False, merge_number.get(i)) for b, i in ranks.items()]
-    rows += [(i, s.encode("utf-8"), s, True, None) for s, i in specials.items()]
-    return rows
+# The tables of tiktoken's, HF's and SentencePiece's tokenizers are read by
+# reference/vocab_tokens.py (the isolated worker reads a models-folder file's there too).
+_Token = VocabToken
 
 
 def _string_tokens(
@@ -212,54 +200,24 @@ def _string_tokens(
     ]
 
 
-def _hf_tokens(model: HFTokenizer) -> list[_Token]:
-    """HF's vocabulary; a byte-level model writes its tokens in GPT-2's byte alphabet (`Ġthe`),
-    added tokens are written as their text."""
-    config = json.loads(model.tokenizer.to_str())
-    byte_level = "ByteLevel" in json.dumps([config.get("pre_tokenizer"), config.get("decoder")])
-    added = model.tokenizer.get_added_tokens_decoder()
-    rows = []
-    for piece, i in model.tokenizer.get_vocab(with_added_tokens=True).items():
-        data = gpt2_token_bytes(piece) if byte_level and i not in added else None
-        if data is None:
-            data = piece.encode("utf-8")
-        special = i in added and added[i].special
-        rows.append((i, data, None, special, None))
-    return rows
-
-
-_SP_BYTE = regex.compile(r"<0x([0-9A-F]{2})>")
-
-
-def _sentencepiece_tokens(model: SentencePieceTokenizer) -> list[_Token]:
-    """The library's pieces by id: a byte-fallback piece `<0xE4>` is that one byte; control and
-    unknown pieces (`<s>`, `<unk>`) are special; a piece keeps its `▁`, as HF's Metaspace does."""
-    p = model.processor
-    rows = []
-    for i in range(p.get_piece_size()):
-        piece = p.id_to_piece(i)
-        byte = _SP_BYTE.fullmatch(piece) if p.is_byte(i) else None
-        data = bytes([int(byte.group(1), 16)]) if byte else piece.encode("utf-8")
-        rows.append((i, data, None, bool(p.is_control(i) or p.is_unknown(i)), None))
-    return rows
-
-
 def _tokens_of(tokenizer: Tokenizer) -> tuple[str, list[_Token]]:
-    if isinstance(tokenizer, TiktokenTokenizer):
-        spec = tokenizer.spec
-        return "byte-level BPE", _ranked_tokens(dict(spec.mergeable_ranks), spec.special_tokens)
+    read = reference_tokens(tokenizer)
+    if read is not None:
+        return read
+    # subtle: a tokenizer whose library runs elsewhere (isolated.py's worker, for a file of the
+    # models folder) reads its table there and hands it over; it says what kind it is.
+    remote = getattr(tokenizer, "vocabulary_tokens", None)
+    if callable(remote):
+        kind, tokens = remote()
+        return kind, list(tokens)
     if isinstance(tokenizer, ByteLevelBPE):
-        return "byte-level BPE", _ranked_tokens(tokenizer.encoder, tokenizer.special_tokens)
+        return "byte-level BPE", ranked_tokens(tokenizer.encoder, tokenizer.special_tokens)
     if isinstance(tokenizer, CharLevelBPE):
         return "BPE", _string_tokens(tokenizer.vocab, tokenizer.special_tokens,
                                      tokenizer.merges, wordpiece=False)  # type: ignore[arg-type]
     if isinstance(tokenizer, WordPieceTokenizer):
         return "WordPiece", _string_tokens(tokenizer.vocab, tokenizer.special_tokens,
                                            tokenizer.merges, wordpiece=True)
-    if isinstance(tokenizer, HFTokenizer):
-        return "HF", _hf_tokens(tokenizer)
-    if isinstance(tokenizer, SentencePieceTokenizer):
-        return f"SentencePiece {tokenizer.model_type}", _sentencepiece_tokens(tokenizer)
     pieces = getattr(tokenizer, "pieces", None)  # Unigram (models/unigram.py): (piece, log_prob)
     if isinstance(pieces, tuple) and all(isinstance(p, tuple) and len(p) == 2 for p in pieces):
         return "Unigram", _string_tokens([p for p, _ in pieces], tokenizer.special_tokens, (),

@@ -24,6 +24,12 @@ that crashes its C++ parser ends the worker, not the server) and a tiktoken rank
 sidecar (its regex is compiled by tiktoken's Rust code in the worker, where a backtracking
 pattern stalls nobody). Each must load and encode PROBE_TEXT, like a tokenizer.json.
 
+The worker also reads the file's whole vocabulary for the Vocabulary page (`vocabulary_tokens`:
+each token's id, bytes and whether it is special, as its own library holds them, read by
+vocab_tokens.py in the worker), within the same time limit and at most `max_ids` ids
+(MAX_VOCAB_IDS by default): a file claiming millions of ids is refused before its table is
+built, so the server never builds or walks a table of that size.
+
 Leaves out: caching results (the app does, per session), choosing the time limit (the caller's
 bound), and memory limits on the worker.
 """
@@ -40,12 +46,15 @@ import time
 import weakref
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any, Literal, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Sequence
 
 from ..interface import AllowedSpecial, DisallowedSpecial, Tokenizer
 from ..messages import N_, Refusal
 from ..tokens import Token
 from .hf import UNUSABLE, HFTokenizer, unusable
+
+if TYPE_CHECKING:
+    from .vocab_tokens import VocabToken
 
 Kind = Literal["tokenizer.json", "sentencepiece", "tiktoken"]
 
@@ -53,6 +62,9 @@ PROBE_TEXT = "Hello, world! It's 2024."
 IDLE_SECONDS = 300.0  # a worker nobody asked anything for this long ends itself
 START_SECONDS = 120.0  # starting Python and importing the core: our code, not the user's file
 WORKER_NICENESS = 10  # the server's own threads come first when the CPUs are busy
+# Ids a vocabulary may have for the worker to send its table (real ones go to about 260,000:
+# Gemma 3's 262,144); one row is about 60 bytes on the pipe and 300 in the server's table.
+MAX_VOCAB_IDS = 300_000
 # What a person reads when the worker runs out of time or ends, one whole sentence per call (the
 # interface says them in its language): keyed by what the call was doing.
 _OVERRAN = {
@@ -66,6 +78,8 @@ _OVERRAN = {
         "of one letter): try a shorter text, or another tokenizer."),
     "start": N_("{name} took longer than {seconds} s to load and encode {probe}, so it was "
                 "stopped."),
+    "read its vocabulary": N_("{name} took longer than {seconds} s to read its vocabulary, so "
+                              "it was stopped."),
 }
 _ENDED = {
     "encode this text": N_("{name}: the process running this tokenizer.json ended ({why}) before "
@@ -74,6 +88,8 @@ _ENDED = {
                            "it could decode these ids"),
     "start": N_("{name}: the process running this tokenizer.json ended ({why}) before it could "
                 "start"),
+    "read its vocabulary": N_("{name}: the process running this tokenizer file ended ({why}) "
+                              "before it could read its vocabulary"),
 }
 # The worker's refusals, said by the server with the file's name in front (a sentence of its own
 # per refusal, so the interface can say the whole of it in its language).
@@ -95,6 +111,8 @@ UNREADABLE = {
     "tiktoken": N_("this is not a tiktoken rank file with a usable sidecar ({error}); see "
                    "docs/models.md for the format"),
     "encode": N_("this file loads, but cannot encode {probe}: {error}"),
+    "too many ids": N_("its vocabulary has {size} ids; a vocabulary table is read up to {bound} "
+                       "ids"),
 }
 _NAMED.update({
     UNREADABLE["sentencepiece"]: N_(
@@ -104,6 +122,8 @@ _NAMED.update({
         "{name}: this is not a tiktoken rank file with a usable sidecar ({error}); see "
         "docs/models.md for the format"),
     UNREADABLE["encode"]: N_("{name}: this file loads, but cannot encode {probe}: {error}"),
+    UNREADABLE["too many ids"]: N_("{name}: its vocabulary has {size} ids; a vocabulary table is "
+                                   "read up to {bound} ids"),
 })
 _ROOT = Path(__file__).resolve().parents[2]  # the directory holding tokenizer_core
 _SERVE = "from tokenizer_core.reference.isolated import serve; serve()"
@@ -212,7 +232,25 @@ def _handle(state: dict[str, Tokenizer], request: Request) -> Any:
         return list(map(_token_fields, tokens))
     if kind == "decode":
         return tokenizer.decode(args[0])
+    if kind == "vocab":
+        return _vocabulary(tokenizer, args[0])
     raise ValueError(f"unknown request {kind!r}")
+
+
+def _vocabulary(tokenizer: Tokenizer, max_ids: int) -> tuple[str, list[VocabToken]]:
+    """(kind, tokens) of the loaded file's vocabulary (vocab_tokens.py), or a Refusal when it
+    has more than `max_ids` ids: checked on its size before a row is read, and on the rows."""
+    from .vocab_tokens import reference_tokens  # a worker that only encodes never needs it
+
+    if tokenizer.vocab_size > max_ids:
+        raise Refusal(UNREADABLE["too many ids"], size=tokenizer.vocab_size, bound=max_ids)
+    read = reference_tokens(tokenizer)
+    if read is None:  # every kind _handle loads is one vocab_tokens reads
+        raise ValueError(f"cannot read the vocabulary of a {type(tokenizer).__name__}")
+    kind, tokens = read
+    if len(tokens) > max_ids:  # added tokens past the size HF counts
+        raise Refusal(UNREADABLE["too many ids"], size=len(tokens), bound=max_ids)
+    return kind, tokens
 
 
 def _load(json_text: str | bytes, name: str) -> HFTokenizer:
@@ -374,6 +412,14 @@ class IsolatedTokenizer:
 
     def decode(self, ids: Sequence[int]) -> str:
         return self._call(("decode", list(ids)), "decode these ids")
+
+    def vocabulary_tokens(self, max_ids: int = MAX_VOCAB_IDS) -> tuple[str, list[VocabToken]]:
+        """(kind, tokens) of the file's whole vocabulary, as its own library holds it
+        (vocab_tokens.py: id, bytes, text or None, special, merge rank), read in the worker
+        within the time limit; measure/vocabulary.py builds its table from them. A Refusal when
+        it has more than `max_ids` ids or the worker overruns or ends."""
+        kind, tokens = self._call(("vocab", max_ids), "read its vocabulary")
+        return kind, tokens
 
     def close(self) -> None:
         """End the worker now; a later call starts a new one."""
