@@ -16,11 +16,16 @@ Leaves out: running them (workers.py) and the page's progress bars (the app).
 
 from __future__ import annotations
 
+import functools
+import json
+from dataclasses import asdict
 from typing import Callable
 
+from .interface import Tokenizer
 from .lessons.bpe_steps import Lesson, build_lesson
 from .measure import compression, quality, stored
-from .measure.quality import HFFamily
+from .measure.metrics import word_set
+from .measure.quality import HFFamily, Quality
 from .trainers.bpe import train_bpe
 from .trainers.corpus import Corpus, corpus_from_text
 from .trainers.unigram import UnigramTraining, train_unigram
@@ -43,6 +48,33 @@ def hf_point_json(family: HFFamily, text: str, held_out_pct: int, size: int) -> 
     parts = stored.split(text, held_out_pct)
     points = quality.hf_lines(family, parts.train, parts.held_out, (size,))
     return stored.hf_point_to_json(points[0] if points else None)
+
+
+@functools.cache
+def reference(name: str) -> Tokenizer:
+    """A built-in reference tokenizer (stored.REFERENCE_TOKENIZERS), loaded once per worker: the
+    nine take about 2 s to load, and a worker measures one row per job."""
+    return stored.reference_tokenizer(name)
+
+
+@functools.lru_cache(maxsize=4)
+def _seen_words(text: str, held_out_pct: int) -> frozenset[str]:
+    return word_set(stored.split(text, held_out_pct).train)
+
+
+def quality_json(text: str, held_out_pct: int, spec: str, make: Callable[[], Tokenizer]) -> str:
+    """What stored.quality_row builds on a store miss, as the store's JSON (stored.quality_recipe):
+    every quality number of the tokenizer `make` builds, on the held-out part. `make` crosses the
+    pipe pickled: ours as its curve's first merges, an HF model as its text, a reference by name
+    (`reference`)."""
+    parts = stored.split(text, held_out_pct)
+    measured = quality.measure(make(), parts.held_out, _seen_words(text, held_out_pct), name=spec)
+    return json.dumps(asdict(measured))
+
+
+def quality_from_json(payload: str) -> Quality:
+    """A quality row from the store's JSON, read as stored.quality_row reads it."""
+    return stored._quality_from_json(payload)
 
 
 def unigram_training(text: str, vocab_size: int, shrink_share: float,

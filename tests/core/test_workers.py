@@ -239,3 +239,25 @@ def test_a_worker_in_mid_job_ends_when_its_server_is_killed(tmp_path):
     finally:
         server.kill()
         server.wait()
+
+
+def test_a_quality_row_measured_in_a_worker_is_the_one_measured_here(pool, monkeypatch):
+    """Compression's quality rows (#22): a reference goes by name and the worker loads it; ours
+    goes as its curve's merges. Each row equals the one measured in this process, and GPT-2's
+    token count is tiktoken's."""
+    import functools
+
+    from tests.shared import tiktoken_encoding
+    from tokenizer_core.measure.compression import compression_curve
+
+    monkeypatch.setenv("TOKEX_CACHE_DIR", "off")  # measured here too, not read from a store
+    text = english_reference_corpus()[:6_000]
+    curve = compression_curve(split_held_out(text, 0.2), 200)
+    for spec, make in (("ref:gpt2", functools.partial(jobs.reference, "gpt2")),
+                       ("ours:456", functools.partial(curve.tokenizer, 200))):
+        payload = pool.run(Job("tokenizer_core.jobs:quality_json", (text, 20, spec, make)))
+        assert jobs.quality_from_json(payload) == stored.quality_row(text, 20, spec, make), spec
+    gpt2 = jobs.quality_from_json(pool.run(Job("tokenizer_core.jobs:quality_json", (
+        text, 20, "ref:gpt2", functools.partial(jobs.reference, "gpt2")))))
+    held_out = split_held_out(text, 0.2).held_out
+    assert gpt2.stats.tokens == len(tiktoken_encoding("gpt2").encode_ordinary(held_out))

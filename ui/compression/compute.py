@@ -24,16 +24,17 @@ be there to replay into). The bar is emptied at the end, so a replay leaves noth
 
 from __future__ import annotations
 
+import functools
 from typing import Callable, TypeVar
 
 import streamlit as st
 
-from tokenizer_core import Tokenizer, store
+from tokenizer_core import Tokenizer, jobs, store
 from tokenizer_core.measure import stored
 from tokenizer_core.measure.compression import CompressionCurve, HeldOutSplit, split_held_out
 from tokenizer_core.measure.quality import HFFamily, HFPoint, Quality, hf_refusal
 from tokenizer_core.messages import Refusal
-from tokenizer_core.workers import Job
+from tokenizer_core.workers import Busy, Job
 from ui.common import catalog, workers
 from ui.common.cancel import throttled
 from ui.common.i18n import _, explain, number
@@ -229,8 +230,30 @@ def _quality(
     digest: str, held_out_pct: int, spec: str, _make: Callable[[], Tokenizer], _text: str
 ) -> Quality:
     """Every quality number of one tokenizer (named by `spec`, built by `_make`) on the held-out
-    part, from the on-disk store when it holds them. The tokenizer is built only on a miss."""
-    return stored.quality_row(_text, held_out_pct, spec, _make)
+    part, from the on-disk store when it holds them. The tokenizer is built only on a miss, in a
+    worker when it can be (about half a second of pure Python per row on a large corpus: a
+    table of twelve rows per corpus held the server's lock as long as the training did)."""
+    make = _portable(spec, _make)
+    if make is None:  # a models-folder or uploaded file: it runs in its own process already
+        return stored.quality_row(_text, held_out_pct, spec, _make)
+    job = Job("tokenizer_core.jobs:quality_json", (_text, held_out_pct, spec, make))
+    try:
+        return _kept(stored.quality_recipe(_text, held_out_pct, spec), job,
+                     jobs.quality_from_json, None, lambda _text: None)
+    except Busy:  # a full queue: a row is short work, measured here rather than refused
+        return stored.quality_row(_text, held_out_pct, spec, _make)
+
+
+def _portable(spec: str, make: Callable[[], Tokenizer]) -> Callable[[], Tokenizer] | None:
+    """`make` as a worker can call it: ours (the curve's merges) and an HF line's model (its
+    text) pickle as they are; a built-in reference goes by name and the worker loads it once
+    (jobs.reference); None for anything else (catalog.get's found and uploaded files)."""
+    kind, _, name = spec.partition(":")
+    if kind in ("ours", "hf"):
+        return make
+    if kind == "ref" and name in stored.REFERENCE_TOKENIZERS:
+        return functools.partial(jobs.reference, name)
+    return None
 
 
 def our_vocab(curve: CompressionCurve, vocab_size: int) -> int:
