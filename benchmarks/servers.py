@@ -2,10 +2,10 @@
 
 One place for: `streamlit run` on a free loopback port (this app, or the bare one-text-area app
 with this app's own .streamlit/config.toml, so both run with the same settings), deploy/run.sh
-with one replica behind nginx, a server's memory and CPU from /proc, the selectors that say
-Streamlit is idle, and `warm` into a store folder. Used by bench_load.py and
-bench_first_visit.py. (tests/browser/conftest.py has its own server fixture: tests do not
-import benchmarks.)
+with one replica behind nginx, a server's memory and CPU from /proc (its worker processes
+apart), the selectors that say Streamlit is idle, and `warm` into a store folder. Used by
+bench_load.py, bench_first_visit.py, bench_server_load.py and bench_isolation.py.
+(tests/browser/conftest.py has its own server fixture: tests do not import benchmarks.)
 """
 
 from __future__ import annotations
@@ -64,16 +64,17 @@ class Server:
     behind_nginx: bool = False
 
     def rss_mb(self) -> float:
-        """Resident memory of the server process and its children (uploaded-tokenizer workers)."""
-        total = 0
-        for pid in [self.pid, *children(self.pid)]:
-            try:
-                status = Path(f"/proc/{pid}/status").read_text()
-            except OSError:
-                continue
-            line = next(x for x in status.splitlines() if x.startswith("VmRSS:"))
-            total += int(line.split()[1])
-        return total / 1024
+        """Resident memory of the server process alone (its workers: workers_rss_mb)."""
+        return rss_mb(self.pid)
+
+    def workers_rss_mb(self) -> float:
+        """Resident memory of the server's child processes: the worker pool's and the uploaded
+        tokenizers' workers (#22), counted apart so that the server's own memory is seen."""
+        return sum(rss_mb(pid) for pid in children(self.pid))
+
+    def workers_cpu_s(self) -> float:
+        """CPU seconds of the server's live child processes (the workers' work)."""
+        return sum(stat_cpu_s(pid) for pid in children(self.pid))
 
     def cpu_s(self) -> float:
         """CPU seconds the server process has used (user + system, all its threads)."""
@@ -110,12 +111,29 @@ def stat_cpu_s(pid: int, with_reaped: bool = False) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def children(pid: int) -> list[int]:
+def rss_mb(pid: int) -> float:
+    """Resident memory of one process (VmRSS), 0 when it is gone."""
     try:
-        found = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        status = Path(f"/proc/{pid}/status").read_text()
     except OSError:
-        return []
-    return [int(c) for c in found]
+        return 0.0
+    line = next((x for x in status.splitlines() if x.startswith("VmRSS:")), "VmRSS: 0 kB")
+    return int(line.split()[1]) / 1024
+
+
+def children(pid: int) -> list[int]:
+    """The process's live children, whichever of its threads started them.
+
+    subtle: /proc/PID/task/TID/children lists only the children thread TID started; the worker
+    pool's processes are started by the sessions' script threads, not the main thread, so
+    reading the main thread's list alone missed every one of them."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:  # the thread ended meanwhile
+            continue
+    return found
 
 
 def free_port() -> int:
