@@ -54,6 +54,9 @@ def _template(folder: str, stamp: tuple) -> Outcome | None:
         found = read_template(Path(folder))
     except Refusal as error:
         return _refused(error)
+    except OSError as error:  # unreadable, or gone since the folder was scanned
+        return "refused", N_("{file} could not be read: {error}"), {
+            "file": Path(folder).name, "error": error.strerror or str(error)}
     return None if found is None else ("ok", found, {})
 
 
@@ -94,7 +97,10 @@ def _templates() -> tuple[dict[str, ChatTemplate], list[tuple[str, str]]]:
         model = found_models.model(name)
         if model.kind != "tokenizer.json" or not model.entry.is_dir():
             continue
-        outcome = _template(str(model.entry), _stamp(model.entry))
+        try:
+            outcome = _template(str(model.entry), _stamp(model.entry))
+        except OSError:
+            continue  # gone since the scan: the next scan says so
         if outcome is None:
             continue
         if outcome[0] == "ok":
