@@ -40,11 +40,10 @@ this run only. HF tokenizers may use both cores; ours uses one.
 from __future__ import annotations
 
 import argparse
-import gettext
 import os
 import platform
-import re
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -52,6 +51,7 @@ from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from held_out import HELD_OUT, catalog_text, english_held_out  # noqa: E402  (beside this file)
 from timing import median_seconds  # noqa: E402  (benchmarks/timing.py, beside this file)
 from tokenizers import Tokenizer, models, pre_tokenizers, trainers  # noqa: E402
 
@@ -61,43 +61,10 @@ from tokenizer_core.registry import core_tokenizer, load_tokenizer  # noqa: E402
 from tokenizer_core.samples import corpus_text, english_reference_corpus, sample_text  # noqa: E402
 from tokenizer_core.trainers.corpus import corpus_from_counts  # noqa: E402
 
-HELD_OUT_BYTES = 1_000_000
-ZH_CATALOGS = Path("/usr/share/locale/zh_CN/LC_MESSAGES")
-VIM_HELP = Path("/usr/share/vim/vim90/doc")
-
-
-def _first_bytes(parts: list[str], limit: int = HELD_OUT_BYTES) -> str:
-    """Whole parts joined by newlines, as many as fit in `limit` bytes."""
-    kept, size = [], 0
-    for part in parts:
-        size += len(part.encode()) + 1
-        if size > limit:
-            break
-        kept.append(part)
-    return "\n".join(kept)
-
 
 def chinese_held_out() -> str | None:
-    """~1 MB of Chinese from the zh_CN message catalogs installed here (see the docstring)."""
-    cjk = re.compile("[\u4e00-\u9fff]")
-    entries: dict[str, None] = {}
-    for path in sorted(ZH_CATALOGS.glob("*.mo")):
-        with path.open("rb") as file:
-            catalog = gettext.GNUTranslations(file)._catalog  # type: ignore[attr-defined]
-        for msgid, text in catalog.items():
-            if msgid and isinstance(text, str) and cjk.search(text):
-                entries.setdefault(text, None)
-    text = _first_bytes(list(entries))
-    return text if len(text.encode()) > HELD_OUT_BYTES * 0.9 else None
-
-
-def english_held_out() -> str | None:
-    """~1 MB of English: Vim's help files installed here (see the docstring)."""
-    lines: list[str] = []
-    for path in sorted(VIM_HELP.glob("*.txt")):
-        lines += path.read_text("utf-8", errors="replace").split("\n")
-    text = _first_bytes(lines)
-    return text if len(text.encode()) > HELD_OUT_BYTES * 0.9 else None
+    """The zh_CN catalogs' text the goal-2 and goal-3 rows use (held_out.py says which)."""
+    return catalog_text("zh_CN")
 
 
 def textbook_end_to_end(text: str, merges: int) -> list:
@@ -109,7 +76,8 @@ def textbook_end_to_end(text: str, merges: int) -> list:
     return textbook_train(corpus_from_counts(counts, "byte"), merges)[0]
 
 
-def hugging_face(text: str, merges: int) -> None:
+def hugging_face(text: str, merges: int) -> int:
+    """HF's BpeTrainer from the text, GPT-2's regex (ByteLevel), 256 + merges; its vocab size."""
     tokenizer = Tokenizer(models.BPE())
     tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
     trainer = trainers.BpeTrainer(
@@ -117,6 +85,7 @@ def hugging_face(text: str, merges: int) -> None:
         initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
     )
     tokenizer.train_from_iterator([text], trainer)
+    return tokenizer.get_vocab_size()
 
 
 def training_rows(name: str, text: str, repeats: int, skip_textbook: bool) -> list[str]:
@@ -177,22 +146,7 @@ def median_cpu_seconds(run: Callable[[], object], repeats: int) -> float:
 def goal_rows(english: str | None, chinese: str | None, repeats: int,
               skip_textbook: bool, textbook_chinese: bool = False) -> None:
     """The three issue-15 goals on the held-out 1 MB texts, each against its peer."""
-    print("Goal 1: byte-level training, 4,000 merges, GPT-2 regex, end to end (seconds)")
-    print()
-    print("| text | ours: pre-tokenize | ours: train | ours end to end | HF end to end "
-          "| ours / HF |")
-    print("|---|---:|---:|---:|---:|---:|")
-    for name, text in (("Chinese 1 MB", chinese), ("English 1 MB", english)):
-        if text is None:
-            print(f"| {name}: not installed here, skipped | | | | | |")
-            continue
-        corpus = corpus_from_text(text, "byte")
-        t_pre = median_seconds(lambda: corpus_from_text(text, "byte"), repeats)
-        t_train = median_seconds(lambda: train_bpe(corpus, 4000), repeats)
-        t_hf = median_seconds(lambda: hugging_face(text, 4000), repeats)
-        print(f"| {name} | {t_pre:.3f} | {t_train:.3f} | {t_pre + t_train:.3f} | {t_hf:.3f} "
-              f"| {(t_pre + t_train) / t_hf:.2f}x |", flush=True)
-    print()
+    core_training_rows(repeats)
     print("Goal 2: against the textbook loop, 1,000 merges, pre-tokenization counted on both "
           "sides (seconds; the textbook side runs once)")
     print()
@@ -231,6 +185,65 @@ def goal_rows(english: str | None, chinese: str | None, repeats: int,
             print(row, flush=True)
 
 
+def _one_run(run: Callable[[], object]) -> tuple[float, float]:
+    """(CPU seconds of this process, every thread of it counted; wall seconds) of one run."""
+    cpu, wall = time.process_time(), time.perf_counter()
+    run()
+    return time.process_time() - cpu, time.perf_counter() - wall
+
+
+def hf_one_thread(name: str) -> tuple[float, float]:
+    """One HF training in a child process held to one thread: RAYON_NUM_THREADS is read when
+    its thread pool starts, so it must be set before the process first trains. The child
+    times the training itself (not its start or its reading of the text)."""
+    env = {**os.environ, "RAYON_NUM_THREADS": "1", "TOKENIZERS_PARALLELISM": "false"}
+    child = subprocess.run([sys.executable, __file__, "--hf-child", name], env=env,
+                           capture_output=True, text=True, check=True)
+    cpu, wall = map(float, child.stdout.split())
+    return cpu, wall
+
+
+def core_training_rows(repeats: int, merges: int = 4000) -> None:
+    """Issue 22's Core goal: byte-level training from the text to the merges (ours: pre-tokenize
+    + train_bpe; HF: train_from_iterator, which pre-tokenizes and counts inside), GPT-2's regex
+    on both sides, same vocabulary size, on every held-out text. The three runs take turns in
+    each repeat, so they meet the same load; medians of CPU and of wall seconds."""
+    print(f"Core goal (#22): byte-level training, {merges:,} merges, GPT-2 regex, from the text "
+          "to the merges; CPU / wall seconds, medians; HF in this process on its default threads "
+          f"({os.cpu_count()} CPUs) and in a child process on one thread")
+    print()
+    print("| text | ours | HF, default threads | HF, one thread | ours / HF, CPU | ours / HF, wall "
+          "| ours / HF one thread, CPU | wall | load average |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    for name, load in HELD_OUT.items():
+        text = load()
+        if text is None:
+            print(f"| {name}: not installed here, skipped | | | | | | | | |")
+            continue
+
+        def ours() -> None:
+            learned = train_bpe(corpus_from_text(text, "byte"), merges).merges
+            assert len(learned) == merges, "ours stopped early"
+
+        def hf() -> None:
+            assert hugging_face(text, merges) == 256 + merges, "HF learned another size"
+
+        ours(), hf()  # warm: first allocations, HF's thread pool
+        before = os.getloadavg()[0]
+        runs: dict[str, list[tuple[float, float]]] = {"ours": [], "hf": [], "hf1": []}
+        for _ in range(repeats):
+            runs["ours"].append(_one_run(ours))
+            runs["hf"].append(_one_run(hf))
+            runs["hf1"].append(hf_one_thread(name))
+        cpu = {k: statistics.median(c for c, _ in v) for k, v in runs.items()}
+        wall = {k: statistics.median(w for _, w in v) for k, v in runs.items()}
+        cells = " | ".join(f"{cpu[k]:.2f} / {wall[k]:.2f}" for k in runs)
+        print(f"| {name} | {cells} | {cpu['ours'] / cpu['hf']:.2f}x | {wall['ours'] / wall['hf']:.2f}x "
+              f"| {cpu['ours'] / cpu['hf1']:.2f}x | {wall['ours'] / wall['hf1']:.2f}x "
+              f"| {before:.1f} to {os.getloadavg()[0]:.1f} |", flush=True)
+    print()
+
+
 def main() -> None:
     options = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     options.add_argument("--repeats", type=int, default=5)
@@ -239,7 +252,22 @@ def main() -> None:
                          help="only the held-out 1 MB rows (issue 15's goals)")
     options.add_argument("--textbook-chinese", action="store_true",
                          help="goal 2 on the Chinese 1 MB too (the textbook loop takes ~7 minutes)")
+    options.add_argument("--core-training", action="store_true",
+                         help="only the Core goal's training table (issue 22)")
+    options.add_argument("--hf-child", metavar="TEXT", help=argparse.SUPPRESS)
     args = options.parse_args()
+    if args.hf_child:  # the one-thread HF run of hf_one_thread, in its own process
+        text = HELD_OUT[args.hf_child]()
+        assert text is not None
+        cpu, wall = _one_run(lambda: hugging_face(text, 4000))
+        print(cpu, wall)
+        return
+    if args.core_training:
+        print(f"Python {platform.python_version()}, nice {os.nice(0)}; load average "
+              f"{os.getloadavg()[0]:.1f} at the start; median of {args.repeats} runs")
+        print()
+        core_training_rows(args.repeats)
+        return
     held_english, held_chinese = english_held_out(), chinese_held_out()
     if args.goals_only:
         _print_machine(args.repeats, held_english, held_chinese)
