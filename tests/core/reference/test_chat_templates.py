@@ -56,10 +56,11 @@ def made(tmp_path_factory):
 def opened(made):
     root, _ = made
     found = scan(folder=root, hf_cache=root / "no-cache")
-    tokenizers = {m.name.removeprefix("local:"): (m, open_isolated(m)) for m in found.models}
-    yield tokenizers
-    for _, tokenizer in tokenizers.values():
-        tokenizer.close()
+    # every folder holds the same tokenizer.json: one worker (112 MB) serves them all
+    assert len({m.sha256 for m in found.models}) == 1
+    tokenizer = open_isolated(found.models[0])
+    yield {m.name.removeprefix("local:"): (m, tokenizer) for m in found.models}
+    tokenizer.close()
 
 
 def _messages(conversation: list[dict[str, str]]) -> list[Message]:
