@@ -9,11 +9,12 @@ what it does:
 
 - `chatml`:     Qwen 2.5's layout (a default system prompt when none is given, the generation
                 prompt), in tokenizer_config.json; its named tokens in special_tokens_map.json;
-- `llama3`:     Llama 3's layout: `bos_token`, `| trim`, `{% continue %}` and `{% break %}`;
+- `llama3`:     Llama 3's layout: `bos_token`, `| trim`, `{% continue %}`, `{% break %}` and
+                `{% generation %}` (transformers' mark of the assistant's part);
                 the config has added_tokens_decoder, so special_tokens_map.json (which names
                 another bos_token) is not read;
 - `tojson`:     each message through `tojson`, Chinese kept as it is (ensure_ascii=False), with
-                `separators` and `indent`;
+                `separators` and `indent`, and a `namespace` and `dict` as templates use them;
 - `strict`:     `raise_exception` on any role but user and assistant;
 - `named`:      the config's list of named templates: "default" is used, "tool_use" is not;
 - `jinja_wins`: chat_template.jinja and a config template: the file wins.
@@ -44,8 +45,8 @@ LLAMA3 = (
     "{{- bos_token }}\n"
     "{% for message in messages %}\n"
     "    {% if message['role'] == 'system' and not loop.first %}{% continue %}{% endif %}\n"
-    "    {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\\n\\n'"
-    " + message['content'] | trim + '<|eot_id|>' }}\n"
+    "    {% generation %}{{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\\n\\n'"
+    " + message['content'] | trim + '<|eot_id|>' }}{% endgeneration %}\n"
     "    {% if loop.index >= 8 %}{% break %}{% endif %}\n"
     "{% endfor %}\n"
     "{% if add_generation_prompt %}{{ '<|start_header_id|>assistant<|end_header_id|>\\n\\n' }}"
@@ -56,7 +57,11 @@ TOJSON = (
     "<|im_start|>{{ message.role }}: {{ message.content | tojson }}<|im_end|>\n"
     "{% endfor %}"
     "{{ messages[-1] | tojson(separators=(',', ':')) }}\n"
-    "{{ {'turns': messages | length, 'last': messages[-1]['content']} | tojson(indent=2) }}"
+    "{% set ns = namespace(chars=0) %}"
+    "{% for message in messages %}{% set ns.chars = ns.chars + message.content | length %}"
+    "{% endfor %}"
+    "{{ dict(turns=messages | length, chars=ns.chars, last=messages[-1]['content'])"
+    " | tojson(indent=2) }}"
 )
 STRICT = (
     "{% for message in messages %}"
