@@ -1,7 +1,9 @@
 """The Vocabulary page's data: tables cached per tokenizer name, searches, and frames to show.
 
 A table is built once per server per tokenizer (`st.cache_resource`: the rows are shared, never
-copied); a search's ids and a page of rows are cheap and made on each rerun.
+copied); a search's ids and a page of rows are cheap and made on each rerun. The tokenizers of the
+models folder and the Hugging Face cache are read in their worker processes (found.py) and kept
+under their sha256.
 """
 
 from __future__ import annotations
@@ -31,9 +33,18 @@ from tokenizer_core.registry import TRAINED
 from tokenizer_core.tokens import display_bytes
 from ui.common import catalog
 from ui.common.i18n import N_, _, number
+from ui.vocabulary import found
 
-# Uploaded tokenizer.json files run in a worker process: their vocabulary is not read here.
+# The built-in tokenizers, read in this process. An uploaded tokenizer.json is the session's own
+# and is not offered here; the models folder's and the HF cache's are (`names`, found.py).
 NAMES = [n for n in catalog.BUILT_IN if not n.startswith("hf:")]
+
+
+def names() -> list[str]:
+    """The picker's list: the built-in ones, then those this session found (catalog.offered)."""
+    return [n for n in catalog.offered() if n in NAMES or found.is_found(n)]
+
+
 SEARCHES = {  # the values stay English (session state); shown by `_(SEARCHES[kind])`
     "text": N_("Text contains"),
     "id": N_("Id"),
@@ -48,16 +59,26 @@ def _table(name: str) -> Vocabulary:
 
 
 def table(name: str) -> Vocabulary:
+    """The tokenizer's table; for a found one, ValueError (a Refusal) saying why there is none."""
+    if found.is_found(name):
+        return found.table(name)
     with st.spinner(_("Reading the vocabulary…")):  # the spinner speaks the session's language
         return _table(name)
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
 def comparison(a: str, b: str):
+    """The two tables compared (ValueError when a found one has no table)."""
+    return _comparison(a, catalog.version(a), b, catalog.version(b))
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _comparison(a: str, a_version: str, b: str, b_version: str):
     return compare(table(a), table(b))
 
 
 def hf_file(name: str) -> str | None:
+    if found.is_found(name):
+        return None  # a file of the models folder or the cache: it is already a file of its own
     with st.spinner(_("Writing tokenizer.json…")):
         return _hf_file(name)
 

@@ -33,6 +33,7 @@ from ui.common.safe_text import literal
 from ui.common.token_view import render_options
 from ui.common.unicode_guard import REPLACEMENT, REPLACEMENT_NOTE
 from ui.common.uploads import decode_text, text_upload_ui
+from ui.vocabulary import found
 from ui.vocabulary.limits import (
     MAX_DESIGN_UPLOAD_BYTES,
     MAX_DOMAIN_WORDS,
@@ -173,7 +174,12 @@ def _signed(n: int) -> str:
     return ("+" if n >= 0 else "") + number(n)
 
 
-def show() -> None:
+def show(chosen: str) -> None:
+    """The tab; `chosen` is the page's tokenizer (only a found one changes what is said)."""
+    if found.is_found(chosen):  # a file's model is not ours to rewrite
+        st.info(_("Design starts from a byte-level BPE trained here; {name} runs in its own "
+                  "process and cannot be pruned or extended on this page.",
+                  name=literal(chosen)), icon="ℹ️")
     st.caption(_(
         "Design a vocabulary from one trained here: prune the tokens a corpus hardly uses, or "
         "add a domain's words as tokens, and see the cost on held-out text (the last 20% of the "

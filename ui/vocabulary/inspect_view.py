@@ -19,7 +19,7 @@ from ui.common.charts import show_chart
 from ui.common.i18n import _, explain, ngettext, number
 from ui.common.safe_text import literal
 from ui.common.unicode_guard import REPLACEMENT, REPLACEMENT_NOTE
-from ui.vocabulary import charts, data
+from ui.vocabulary import charts, data, found
 from ui.vocabulary.limits import MAX_EXAMPLES, MAX_QUERY_CHARS, MAX_TABLE_ROWS
 
 
@@ -76,7 +76,7 @@ def match_count(n: int) -> str:
 
 def charts_section(name: str, vocab: Vocabulary) -> None:
     left, right = st.columns(2)
-    label = catalog.label(name)
+    label = found.chart_name(name)  # a plotly title reads HTML: a file's name is escaped
     show_chart(charts.length_chart(length_histogram(vocab.rows), label), left,
                width="stretch")
     show_chart(charts.script_chart(script_counts(vocab.rows), label), right,
@@ -86,16 +86,21 @@ def charts_section(name: str, vocab: Vocabulary) -> None:
                  width="stretch")
 
 
-def compare_section(name: str) -> None:
-    others = [n for n in data.NAMES if n != name]
+def compare_section(name: str, names: list[str]) -> None:
+    """`name` against another of `names` (the page's picker list, found tokenizers included)."""
+    others = [n for n in names if n != name]
     default = "o200k_base" if name != "o200k_base" else "gpt2"
     other = st.selectbox(_("Compare with"), others, index=others.index(default), key="vc_other",
                          format_func=catalog.label)
-    result = data.comparison(name, other)
+    try:
+        result = data.comparison(name, other)
+    except ValueError as error:  # the other one is a found file whose table could not be read
+        st.error(literal(explain(error)), icon="⚠️")
+        return
     shared, only_a, only_b = st.columns(3)
     shared.metric(_("Shared tokens (same bytes)"), number(result.shared))
-    only_a.metric(_("Only in {name}", name=name), number(result.only_a))
-    only_b.metric(_("Only in {name}", name=other), number(result.only_b))
+    only_a.metric(_("Only in {name}", name=found.inert(name)), number(result.only_a))
+    only_b.metric(_("Only in {name}", name=found.inert(other)), number(result.only_b))
     scripts = [s for s in (*SCRIPTS, "special")
                if s in {**result.shared_scripts, **result.only_a_scripts, **result.only_b_scripts}]
     st.dataframe(pd.DataFrame({
@@ -105,8 +110,9 @@ def compare_section(name: str) -> None:
         _("only in {name}", name=other): [result.only_b_scripts.get(s, 0) for s in scripts],
     }), hide_index=True, width="stretch")  # fmt: skip
     left, right = st.columns(2)
-    left.caption(_("Only in {name} (first {count} by id)", name=name, count=number(MAX_EXAMPLES)))
+    left.caption(_("Only in {name} (first {count} by id)", name=found.inert(name),
+                   count=number(MAX_EXAMPLES)))
     left.dataframe(data.frame(list(result.only_a_examples)), column_config=data.columns(), hide_index=True)
-    right.caption(_("Only in {name} (first {count} by id)", name=other,
+    right.caption(_("Only in {name} (first {count} by id)", name=found.inert(other),
                     count=number(MAX_EXAMPLES)))
     right.dataframe(data.frame(list(result.only_b_examples)), column_config=data.columns(), hide_index=True)

@@ -28,7 +28,7 @@ from ui.common.pills import fill_from_pills
 from ui.common.safe_text import literal
 from ui.common.token_view import render_options
 from ui.common.unicode_guard import REPLACEMENT, REPLACEMENT_NOTE
-from ui.vocabulary import regex_effect_view
+from ui.vocabulary import found, regex_effect_view
 from ui.vocabulary.limits import MAX_SPLIT_CHARS, MAX_SPLITTERS
 
 NEMO = "mistral-nemo"
@@ -101,12 +101,17 @@ def legend(split: PreSplitter) -> pd.DataFrame:
     })  # fmt: skip
 
 
-def show() -> None:
+def show(chosen: str) -> None:
+    """The tab; `chosen` is the page's tokenizer (only a found one changes what is said)."""
     st.caption(_(
         "Before BPE sees a text, a regex cuts it into chunks and no token ever crosses a chunk's "
         "edge. Each regex is one alternation `A|B|C…`: at each position the first alternative "
         "that matches cuts the chunk. Pick a quirk or type your own text."
     ))
+    if found.is_found(chosen):  # its regex is the file's, untrusted: it runs only in its worker
+        st.info(_("The pre-tokenizer of {name} is not drawn here: it is the file's own and runs "
+                  "only in its own process. The Playground shows how {name} cuts a text.",
+                  name=literal(chosen)), icon="ℹ️")
     quirk_names = {q: _(q) for q in QUIRKS}  # values stay English (the box's presets); said now
     st.pills(_("Quirks"), list(QUIRKS), key="vc_split_quirk", format_func=quirk_names.__getitem__,
              on_change=fill_from_pills, args=("vc_split_quirk", "vc_split_text", QUIRKS))

