@@ -20,6 +20,8 @@ import regex
 import sentencepiece as spm
 import tiktoken
 import tokenizers
+from hypothesis import given
+from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 from tiktoken.load import load_tiktoken_bpe
 
@@ -232,3 +234,53 @@ def test_the_reason_is_said_in_chinese(app, places, test_thread):
     (error,) = [shown(e.value) for e in app.error]
     assert error == (f"local:huge：它的词表有 1,000,000,001 个 id；词表表格最多读取 "
                      f"{MAX_FOUND_VOCAB_IDS:,} 个 id")
+
+
+@given(st.text(alphabet="ab \n", max_size=400), st.integers(min_value=1, max_value=60))
+def test_the_corpus_parts_join_to_the_corpus_and_are_cut_after_line_breaks(text, most):
+    from ui.vocabulary.found import parts
+
+    cut = parts(text, most)
+    assert "".join(cut) == text
+    assert all(0 < len(part) <= most for part in cut)
+    for part, following in zip(cut, cut[1:]):
+        if "\n" in part[:most]:  # a line break to cut after: the part ends with one
+            assert part.endswith("\n"), (part, following)
+
+
+def test_a_regex_that_backtracks_on_the_corpus_is_stopped_in_its_tab_only(app, places,
+                                                                         monkeypatch):
+    """A Split regex that backtracks on long runs of `a` loads (the probe has none) and its table
+    is read; when the reference corpus holds such a run, its worker is stopped at the time limit
+    and Glitches & growth says why in one line, while another file's counts still come."""
+    import time
+
+    from tests.hostile_tokenizers import SLOW_PATTERN, SLOW_TEXT, split_on
+    from ui.common import limits
+    from ui.vocabulary import usage_view
+    from ui.vocabulary.found import parts
+
+    folder, _ = places
+    (folder / "slow.json").write_text(split_on(SLOW_PATTERN))
+    try:
+        monkeypatch.setattr(usage_view, "reference_corpus", lambda: "Hello.\n" + SLOW_TEXT)
+        open_page(app, PAGE)
+        chosen(app, "local:slow")
+        slow = tokenizers.Tokenizer.from_str(split_on(SLOW_PATTERN))
+        assert metric(app, "Tokens") == f"{slow.get_vocab_size():,}"
+        started = time.monotonic()
+        chosen(app, "local:slow", "Glitches & growth")
+        assert time.monotonic() - started < 3 * limits.MAX_TOKENIZER_JSON_SECONDS
+        (stopped,) = [shown(e.value) for e in app.error]
+        assert f"local:slow took longer than {limits.MAX_TOKENIZER_JSON_SECONDS} s" in stopped
+        assert any("has no merge ranks" in i.value for i in app.info)  # the rest of the tab
+        chosen(app, "local:trained", "Glitches & growth")
+        sp = spm.SentencePieceProcessor(model_file=str(folder / "trained.model"))
+        used = {i for part in parts(usage_view.reference_corpus()) for i in sp.encode(part)}
+        ordinary = [i for i in range(sp.get_piece_size())
+                    if not (sp.is_control(i) or sp.is_unknown(i))]
+        assert not app.error
+        assert metric(app, "Never used") == (
+            f"{len([i for i in ordinary if i not in used]):,} of {len(ordinary):,}")
+    finally:
+        (folder / "slow.json").unlink()
