@@ -22,7 +22,7 @@ from streamlit.testing.v1 import AppTest
 from tests.chat_template_files import CONVERSATIONS, folders
 from tokenizer_core.reference.open_models import DEEPSEEK_FILE, packaged_path
 
-from .conftest import open_page, shown
+from .conftest import REPO, TIMEOUT_S, open_link, open_page, shown
 
 PAGE = "pages/sequences.py"
 GOLDEN = json.loads((Path(__file__).resolve().parents[1] / "data" / "chat_templates" /
@@ -127,3 +127,18 @@ def test_a_hostile_template_is_named_with_its_bound_and_the_others_still_show(ap
     table = next(d.value for d in app.dataframe if "template from" in d.value.columns)
     assert list(table["tokenizer"]) == ["local:chatml", "local:jinja_wins"]
     assert table["tokens"][0] == len(GOLDEN["chatml"]["conversations"][0]["ids"])
+
+
+def test_the_generation_prompt_box_rides_in_the_link(app, models):
+    """Ticked, the box writes `sq_c_prompt=1` into the page's link; a session opened from that
+    link has it ticked and counts ChatML's prompt (one special token more, as above)."""
+    chat_tab(app)
+    before = next(d.value for d in app.dataframe if "template from" in d.value.columns)
+    app.checkbox(key="sq_c_prompt").check().run()
+    assert app.query_params.get("sq_c_prompt") in ("1", ["1"])
+    second = AppTest.from_file(str(REPO / "app.py"), default_timeout=TIMEOUT_S)
+    open_link(second, PAGE, {"sq_tab": "Chat templates", "sq_c_prompt": "1"})
+    assert second.checkbox(key="sq_c_prompt").value is True
+    after = next(d.value for d in second.dataframe if "template from" in d.value.columns)
+    assert list(after["tokenizer"]) == ["local:chatml", "local:jinja_wins"]
+    assert after["special tokens"][0] == before["special tokens"][0] + 1  # ChatML's prompt

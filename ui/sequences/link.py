@@ -61,7 +61,7 @@ NUMBERS: dict[str, tuple[int, int]] = {
     "sq_b_size": (1, MAX_BATCH_SIZE), "sq_b_width": (1, MAX_BUCKET_WIDTH),
     "sq_b_max_tokens": (0, MAX_TOKENS_PER_BATCH),
 }
-FLAGS = ("sq_allow", "sq_truncate", "sq_ids")
+FLAGS = ("sq_allow", "sq_truncate", "sq_ids", "sq_c_prompt")
 # Text boxes and the page's own bound on each (what a lesson file may bring whole).
 TEXTS: dict[str, int] = {
     "sq_a": MAX_SEQUENCE_CHARS, "sq_b": MAX_SEQUENCE_CHARS, "sq_own": MAX_SEQUENCE_CHARS,
