@@ -91,6 +91,14 @@ class _Trainer:
         # first place. A short first sequence is not marked: it is checked when its pair comes
         # up (_true_first), which is far rarer than the losses (two per rewritten sequence).
         self.dirty: set[Pair] = set()
+        # A new pair with a count of at most `defer_up_to` (half the new pairs of Chinese have
+        # 1) is only counted, its short sequences kept aside in `deferred`: no index, no heap
+        # entry. Subtle: a pair gains copies only at the merge that makes it, then only loses,
+        # so it cannot win while the top count is higher; when the top falls that low they
+        # all join the heap (_activate_all) before any pair is picked. Deferred = counted but
+        # not in pair_words (an entry of `deferred` for a pair dropped since is stale).
+        self.defer_up_to = 2
+        self.deferred: dict[Pair, list[int]] = {}
         for w, f in enumerate(self.freqs):
             self._count(w, f)
         self.heap = [self._key(p, c) for p, c in self.pair_counts.items()]
@@ -166,15 +174,19 @@ class _Trainer:
     def best_pair(self) -> Pair | None:
         """Pop the pair the textbook loop would pick; None when no pair is left."""
         heap = self.heap
-        while heap:
-            entry = heap[0]
-            if self._is_current(entry):
+        while True:
+            while heap:
+                entry = heap[0]
+                if self._is_current(entry):
+                    break
+                heapq.heappop(heap)
+                count = self.pair_counts.get(entry[-1], 0)
+                if count:
+                    self._true_first(entry[-1])
+                    heapq.heappush(heap, self._key(entry[-1], count))
+            if not self.defer_up_to or (heap and -heap[0][0] > self.defer_up_to):
                 break
-            heapq.heappop(heap)
-            count = self.pair_counts.get(entry[-1], 0)
-            if count:
-                self._true_first(entry[-1])
-                heapq.heappush(heap, self._key(entry[-1], count))
+            self._activate_all()  # the top may now tie with a deferred pair, or none is left
         if not heap:
             return None
         top = heapq.heappop(heap)
@@ -327,7 +339,7 @@ class _Trainer:
                 self._drop(p)
             else:
                 counts[p] = left
-                if first_word[p] == w and not chain.holds(p, first_pos[p]):
+                if first_word.get(p) == w and not chain.holds(p, first_pos[p]):
                     self.dirty.add(p)  # its first place is gone: find the next before trusting it
         for p, position in gained.items():
             # subtle: a pair may gain a place and lose as many (b N lost, x N made, N made
@@ -342,16 +354,24 @@ class _Trainer:
         first_word, first_pos = self.first_word, self.first_pos
         heap, push, freq = self.heap, heapq.heappush, self.freqs.__getitem__
         first = self.tie_break == "first"
+        deferred, up_to = self.deferred, self.defer_up_to
         for p, ws in gained_in.items():
             g = sum(map(freq, ws))
-            w = min(ws)
             c = counts.get(p)
+            if c is not None and p not in where:  # deferred, and gaining again (made twice)
+                ws += deferred.pop(p)
+                g, c = g + c, None
             if c is None:
                 counts[p] = c = g
+                if g <= up_to:
+                    deferred[p] = ws
+                    continue
+                w = min(ws)
                 where[p] = array("l", ws)
                 first_word[p] = w
                 first_pos[p] = 0
             else:  # a pair of a string made twice (ab+c, a+bc) may already be counted
+                w = min(ws)
                 counts[p] = c = c + g
                 where[p].extend(ws)
                 if w < first_word[p]:  # w is short: its place is 0, a long one's is not lower
@@ -360,6 +380,8 @@ class _Trainer:
             push(heap, (-c, w, first_pos[p], p) if first else self._key(p, c))
         for (p, w), (position, g) in chain_gains.items():
             c = counts.get(p)
+            if c is not None and p not in where:
+                self._activate(p)
             if c is None:
                 if not g:
                     continue  # it lost every copy it had and the places it gained
@@ -374,6 +396,20 @@ class _Trainer:
             if not self.chains[w].holds(p, position):  # a later join took it: a lower bound
                 self.dirty.add(p)
             push(heap, self._key(p, c))
+
+    def _activate(self, p: Pair) -> None:
+        """A deferred pair gets its sequences, first sequence and heap entry."""
+        words_of = self.deferred.pop(p)
+        self.pair_words[p] = array("l", words_of)
+        self.first_word[p], self.first_pos[p] = min(words_of), 0  # all short: place 0
+        heapq.heappush(self.heap, self._key(p, self.pair_counts[p]))
+
+    def _activate_all(self) -> None:
+        for p in list(self.deferred):
+            if p in self.pair_counts and p not in self.pair_words:
+                self._activate(p)
+        self.deferred.clear()  # what is left is stale
+        self.defer_up_to = 0  # from here on every pair is indexed when made
 
     def candidates(self, top_k: int) -> tuple[tuple[Candidate, ...], int]:
         """The top pairs in textbook order, and how many share the top count.

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from tokenizer_core import corpus_from_counts, corpus_from_text, textbook_train, train_bpe
 from tokenizer_core.bounds import MAX_HISTORY_SYMBOLS
+from tokenizer_core.samples import sample_text
 from tokenizer_core.trainers import bpe
 from tokenizer_core.trainers.bpe import history_symbols
 from tokenizer_core.trainers.textbook import count_pairs, merge_pair
@@ -298,3 +299,16 @@ def test_a_progress_callback_that_raises_stops_training_mid_way():
         train_bpe(corpus_from_text(_random_cjk(5_000, seed=4), "byte"), 3_000,
                   progress=cancel_after_five)
     assert calls == [1, 2, 3, 4, 5]
+
+
+@pytest.mark.parametrize("name", ["chinese", "english", "code", "emoji"])
+@pytest.mark.parametrize("level", ["byte", "sentence"])
+def test_built_in_samples_trained_until_no_pair_is_left_equal_the_textbook(name, level):
+    """Real text, to the last merge: the trainer keeps new pairs of count 1 and 2 aside (no
+    index, no heap entry) until the top count falls to theirs, and the last hundreds of merges
+    are picked among them, ties and all."""
+    corpus = corpus_from_text(sample_text(name), level)
+    training = train_bpe(corpus, 100_000)
+    assert training.stop_reason.startswith("stopped after")
+    assert (training.merges, training.counts) == textbook_train(corpus, 100_000)
+    assert training.counts[-1] == 1  # the deferred pairs did take part
