@@ -139,7 +139,7 @@ if lines.coming:  # the slow parts, with their progress bars under the chart
 found = stop_notes(usable, metric) + unk_notes(frame) + lines.refused
 found += [note for _sizes, note in lines.missing.values()]  # sizes a trainer refused: no point there
 if lines.references:  # Llama 3 is among the real tokenizers' points
-    found.append(catalog.ATTRIBUTIONS["llama3"])
+    found.append(catalog.attribution("llama3"))
 if found:
     notes.caption("\n".join(f"- {note}" for note in found))
 with quality.container():

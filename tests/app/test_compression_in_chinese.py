@@ -89,6 +89,9 @@ def test_a_link_with_lang_zh_shows_the_page_in_chinese(app):
     tab_labels = [t.label for t in app.tabs]
     assert ZH.gettext("Coverage and round trip") in tab_labels
     assert ZH.gettext("Classroom: after 5 · 15 · 30 merges") in tab_labels
+    # Llama 3's licence line (under the chart and the growing sentence) was English here
+    licence = [c.value for c in app.caption if "Meta Llama 3" in c.value]
+    assert licence and not any("Its tokenizer file is under" in c for c in licence), licence
 
 
 def test_every_number_on_screen_is_the_same_in_both_languages(app):

@@ -117,3 +117,16 @@ def test_a_core_refusal_reads_in_chinese(app, test_thread):
     said = [e.value for e in app.main.error]
     wanted = ZH.gettext("only_second truncation needs a second sequence; pick longest_first")
     assert any(wanted in shown(s) for s in said), said
+
+
+def test_the_llama_licence_line_reads_in_chinese(app, test_thread):
+    """Sequences' chat tab looked its licence line up by the sentence with the link already in
+    it, which is no catalog entry, so Chinese sessions read it in English (a screenshot)."""
+    english = "Its tokenizer file is under the"
+    zh = run_in("zh", "pages/sequences.py", "sq_tab", "Chat templates", test_thread)
+    assert zh.session_state["sq_c_own"] == "llama3"
+    lines = [c.value for c in zh.main.caption if "Meta Llama 3" in c.value]
+    assert lines and not any(english in line for line in lines), lines
+    assert all(ZH.gettext("Built with Meta Llama 3. Its tokenizer file is under the "
+                          "[Meta Llama 3 Community License]({url}).").split("[")[0] in line
+               for line in lines), lines

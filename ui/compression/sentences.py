@@ -117,7 +117,7 @@ def byte_level_view(corpus_label: str, curve: CompressionCurve, sentence: str,
         title = _("{name}, {vocab} vocab", name=family_label(name),
                   vocab=number(tokenizer.vocab_size))
         token_row(title, sentence, tokens, options)
-    st.caption(catalog.ATTRIBUTIONS["llama3"])
+    st.caption(catalog.attribution("llama3"))
 
 
 def _forget_sentence() -> None:

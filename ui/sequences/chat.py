@@ -180,7 +180,7 @@ def _own_formats(messages: list[Message]) -> None:
     shown = framed[chosen]
     st.html(render_tokens(shown.text, shown.tokens, render_options(visible_whitespace=True)))
     if chosen in catalog.ATTRIBUTIONS:
-        st.caption(_(catalog.ATTRIBUTIONS[chosen]))  # the shared catalog's sentence
+        st.caption(catalog.attribution(chosen))  # the licence's sentence, in the session's language
 
 
 def _cost(rows: list[dict], tokenizer_name: str) -> None:
