@@ -41,4 +41,6 @@ def script_chart(counts: dict[str, int], name: str) -> go.Figure:
         text=[number(c) for _s, c in ordered], textposition="outside", cliponaxis=False,
     ))  # fmt: skip
     fig.update_yaxes(autorange="reversed")
+    if ordered:  # room right of the longest bar for its count (`94,217` was cut at the edge)
+        fig.update_xaxes(range=[0, ordered[0][1] * 1.32])
     return _style(fig, _("{name}: tokens per script", name=name), _("tokens"), "")
