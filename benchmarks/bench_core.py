@@ -2,6 +2,7 @@
 
     python benchmarks/bench_core.py [--repeats 5] [--skip-textbook] [--goals-only]
                                     [--textbook-chinese]
+    python benchmarks/bench_core.py --core-training [--repeats 5]
 
 Training: byte level, GPT-2's regex, 1,000 and 4,000 merges, on Python's own documentation
 (`pydoc_data.topics`, ~465 KB of English, on every machine) and the built-in Chinese sample.
@@ -13,17 +14,14 @@ Training: byte level, GPT-2's regex, 1,000 and 4,000 merges, on Python's own doc
 Encoding: our byte-level encoder over GPT-2's ranks (core:gpt2) vs tiktoken's gpt2, same ranks;
 ids are checked identical. "cold" clears our per-chunk (and per-segment) cache before each run.
 
-Held-out 1 MB texts (issue 15's goals): text the project neither ships nor trains anything
-on. Not in the repository: both are read from Debian packages installed on this machine, and
-their rows say "skipped" where they are missing:
-  Chinese       the Simplified Chinese translations (msgstr) in /usr/share/locale/zh_CN/LC_MESSAGES/
-                *.mo (git, coreutils, PostgreSQL, bash, apt, ... 81 catalogs here): each distinct
-                translation that holds a CJK character once, catalogs in file-name order, entries
-                in catalog order, joined by newlines, the first 1,000,000 bytes (whole entries).
-                Interface strings, not prose: short lines, many `%s`, some Latin words.
-  English       Vim's help files, /usr/share/vim/vim90/doc/*.txt in file-name order, the first
-                1,000,000 bytes (whole lines): English prose with commands and tables.
-  goal 1        byte-level training, 4,000 merges: ours end to end (pre-tokenize + train) / HF
+Held-out 1 MB texts (issue 15's goals, issue 22's Core goal): text the project neither ships
+nor trains anything on, read from Debian packages installed on this machine (held_out.py says
+which); rows say "skipped" where they are missing.
+  core          (--core-training prints only this) byte-level training, 4,000 merges, from the
+                text to the merges on every held-out text: ours (corpus_from_text + train_bpe)
+                against HF's BpeTrainer on its default threads (in this process) and on one
+                thread (a child process started with RAYON_NUM_THREADS=1); CPU time of the
+                process (every thread) and wall time, the three taking turns in each repeat
   goal 2        English 1 MB (Chinese too with --textbook-chinese), 1,000 merges, end to end
                 on both sides: the textbook side pre-tokenizes the plain way (regex findall,
                 a dict counted in a Python loop) and runs textbook_train; ours
