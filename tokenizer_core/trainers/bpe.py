@@ -224,7 +224,7 @@ class _Trainer:
         merges on 1 MB of Chinese), so the common case, one join in a short sequence, is
         spelled out here rather than called. Losses go straight into the counts (a lost pair
         was counted before this merge, so its count cannot go below zero); gains wait in
-        `gain` until the end, where each new pair gets its sequences and first sequence once.
+        `gained_in` until the end, where each new pair gets its sequences and first sequence once.
         The pair itself is not counted down per sequence: every copy of it is joined, so its
         count is deleted whole at the end.
         """
