@@ -59,6 +59,7 @@ MODES = {"in the server": "0", "in workers": ""}
 class Measured:
     quiet: list[float] = field(default_factory=list)  # others' answers, no heavy session
     busy: list[float] = field(default_factory=list)  # others' answers while one trained
+    quiet_cpu_s: float = 0.0  # the server's CPU over the quiet phase (the others' answers)
     heavy_s: float = 0.0  # the one heavy session, open to finished
     heavy_server_cpu_s: float = 0.0  # the server's own CPU over that window
     heavy_workers_cpu_s: float = 0.0  # its child processes' (workers')
@@ -141,10 +142,12 @@ async def measure(server: Server, args: argparse.Namespace) -> Measured:
     # quiet: the others alone
     answers: list[tuple[float, float]] = []
     stop = asyncio.Event()
+    cpu0 = stat_cpu_s(server.pid)
     others = await typing(server, args, stop, answers)
     await asyncio.sleep(args.quiet)
     stop.set()
     await asyncio.gather(*others)
+    out.quiet_cpu_s = stat_cpu_s(server.pid) - cpu0
     out.quiet = [s for _, s in answers]
     # one heavy session while the others type
     answers, stop = [], asyncio.Event()
@@ -179,16 +182,21 @@ def fmt(x: float | None) -> str:
 
 
 def report(rows: dict[str, Measured], crowd: int) -> None:
+    """The tables. The server's CPU over the heavy window holds the others' answers too: at the
+    quiet phase's CPU per answer, their share is taken off to leave the heavy session's own."""
     print("\n| training | others' answers quiet / with one heavy | p50 quiet / heavy (s) | "
-          "p95 quiet / heavy (s) | p95 rise | heavy session (s) | its server CPU / workers' "
-          "CPU (s) |\n|---|---:|---:|---:|---:|---:|---:|")
+          "p95 quiet / heavy (s) | p95 rise | heavy session (s) | server CPU a quiet answer (s) "
+          "| heavy window CPU: server / its answers' share / workers (s) |\n"
+          "|---|---:|---:|---:|---:|---:|---:|---:|")
     for mode, r in rows.items():
         q50, b50 = percentile(r.quiet, .5), percentile(r.busy, .5)
         q95, b95 = percentile(r.quiet, .95), percentile(r.busy, .95)
         rise = "-" if not q95 or b95 is None else f"{b95 / q95 - 1:+.0%}"
+        per_answer = r.quiet_cpu_s / max(len(r.quiet), 1)
         print(f"| {mode} | {len(r.quiet)} / {len(r.busy)} | {fmt(q50)} / {fmt(b50)} | "
-              f"{fmt(q95)} / {fmt(b95)} | {rise} | {r.heavy_s:.1f} | "
-              f"{r.heavy_server_cpu_s:.1f} / {r.heavy_workers_cpu_s:.1f} |")
+              f"{fmt(q95)} / {fmt(b95)} | {rise} | {r.heavy_s:.1f} | {per_answer:.3f} | "
+              f"{r.heavy_server_cpu_s:.1f} / {per_answer * len(r.busy):.1f} / "
+              f"{r.heavy_workers_cpu_s:.1f} |")
     if not crowd:
         return
     print(f"\n| training | {crowd} heavy sessions at once: slowest (s) | server RSS before / "
