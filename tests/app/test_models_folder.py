@@ -197,3 +197,20 @@ def test_compression_gives_each_found_tokenizer_a_point_counted_by_its_own_libra
     assert rows[("English", "local:mistral7b")]["tokens"] == len(mistral.encode(held_out))
     assert ("English", DEEPSEEK_HF) in rows
     assert rows[("English", "GPT-2")]["tokens"] > 0  # the built-in points are still there
+
+
+def test_a_found_tokenizers_normalizer_is_said_under_its_panel(app, places):
+    """`lower.json` lower-cases and strips accents (NFD, Lowercase, StripAccents) before it
+    cuts, as HF runs it. Its panel said nothing (the sentence came only from built-in
+    tokenizers); now its worker tells it: "Café Über" has three characters so changed (C, é, Ü,
+    counted by hand), of nine."""
+    folder, _cache = places
+    lower = tokenizers.Tokenizer.from_file(str(folder / "lower.json"))
+    text = "Café Über"
+    assert lower.normalizer.normalize_str(text) == "cafe uber"  # HF's own normalizer changes it
+    open_page(app, PAGE)
+    app.text_area(key="pg_text").set_value(text).run()
+    count_of(app, ["local:lower", "local:mistral7b"])
+    notes = [c.value for c in app.caption if "before cutting" in c.value]
+    assert len(notes) == 1, notes  # local:lower's; Mistral 7B's nmt_nfkc leaves this text be
+    assert "3 of the 9 characters as typed were changed" in notes[0], notes

@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any, Literal, Sequence
 
 from ..interface import AllowedSpecial, DisallowedSpecial, Tokenizer
 from ..messages import N_, Refusal
+from ..normalization import Change, change_of
 from ..tokens import Token
 from .hf import UNUSABLE, HFTokenizer, unusable
 
@@ -234,6 +235,8 @@ def _handle(state: dict[str, Tokenizer], request: Request) -> Any:
         return tokenizer.decode(args[0])
     if kind == "vocab":
         return _vocabulary(tokenizer, args[0])
+    if kind == "normalization":
+        return change_of(tokenizer, args[0])
     raise ValueError(f"unknown request {kind!r}")
 
 
@@ -420,6 +423,13 @@ class IsolatedTokenizer:
         it has more than `max_ids` ids or the worker overruns or ends."""
         kind, tokens = self._call(("vocab", max_ids), "read its vocabulary")
         return kind, tokens
+
+    def normalization_change(self, text: str) -> Change | None:
+        """What the file's own normalizer changes in `text` before cutting (None: nothing), as
+        the built-in tokenizers say it (normalization.change_of). Run in the worker: a
+        tokenizer.json's normalizer may hold a regex of the file's, and normalize_str is HF's."""
+        # said as encoding overruns are: normalizing is the first step of encoding this text
+        return self._call(("normalization", text), "encode this text")
 
     def close(self) -> None:
         """End the worker now; a later call starts a new one."""

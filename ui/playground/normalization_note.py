@@ -15,10 +15,10 @@ from ui.common.safe_text import literal
 
 def normalization_note(name: str, text: str) -> str | None:
     """The sentence to show under tokenizer `name`'s panel, or None when it cut the text as typed
-    (an uploaded tokenizer.json, run in its worker, says nothing here: its tokens are HF's)."""
+    (a found or uploaded file answers from its worker, with its own library's normalizer)."""
     try:
         change = change_of(catalog.get(name), text)
-    except ValueError:  # an upload whose worker could not restart: its panel says why
+    except ValueError:  # a worker that overran or could not restart: its panel says why
         return None
     return None if change is None else say_change(change)
 
