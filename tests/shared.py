@@ -100,3 +100,15 @@ def own_library_counter(name: str):
         hf = tokenizers.Tokenizer.from_file(str(path))
     hf.encode_special_tokens = True
     return lambda text: len(hf.encode(text, add_special_tokens=False).ids)
+
+
+def token_bytes(encoding) -> set[bytes]:
+    """Every token of a tiktoken Encoding as its bytes, straight from tiktoken (the ids no token
+    holds, such as o200k's gaps, left out)."""
+    found = set()
+    for i in range(encoding.n_vocab):
+        try:
+            found.add(encoding.decode_single_token_bytes(i))
+        except KeyError:
+            pass
+    return found

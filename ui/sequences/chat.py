@@ -30,7 +30,7 @@ from ui.common.page_state import KEEP
 from ui.common.safe_text import literal
 from ui.common.token_view import render_options
 from ui.common.unicode_guard import REPLACEMENT, REPLACEMENT_NOTE
-from ui.sequences.chat_found import ROLE_LABELS, found_templates
+from ui.sequences.chat_found import ROLE_LABELS, found_templates, framing_table
 from ui.sequences.limits import MAX_CHAT_MESSAGE_CHARS, MAX_PRICE
 from ui.sequences.markers import marker_html
 
@@ -120,8 +120,7 @@ def chat_section(name: str) -> None:
                      _("framing share"): counted.framing / counted.total if counted.total else 0.0})
     if not rows:
         return
-    st.dataframe(pd.DataFrame(rows), hide_index=True, column_config={
-        _("framing share"): st.column_config.NumberColumn(format="percent")})
+    framing_table(rows)
     st.caption(_("Each token counts for the part its last character is in: what the people "
                  "wrote (content), the format's own text (role names, newlines, [INST]) or its "
                  "special tokens."))

@@ -119,6 +119,12 @@ def _row(name: str, template: ChatTemplate, counted: TemplateCount) -> dict:
             _("framing share"): framed.framing / framed.total if framed.total else 0.0}
 
 
+def framing_table(rows: list[dict[str, object]]) -> None:
+    """One row per format (or found template): its tokens by part, the framing as a percent."""
+    st.dataframe(pd.DataFrame(rows), hide_index=True, column_config={
+        _("framing share"): st.column_config.NumberColumn(format="percent")})
+
+
 def _per_message(messages: list[Message], counted: TemplateCount) -> pd.DataFrame:
     rows = [{_("message"): _(ROLE_LABELS[m.role]),
              _("tokens"): n,
@@ -155,8 +161,7 @@ def found_templates(messages: list[Message]) -> None:
         rows.append(_row(name, template, rendered[1]))  # type: ignore[arg-type]
     if not rows:
         return
-    st.dataframe(pd.DataFrame(rows), hide_index=True, column_config={
-        _("framing share"): st.column_config.NumberColumn(format="percent")})
+    framing_table(rows)
     st.caption(_("Rendered as transformers' apply_chat_template renders it (jinja2's sandbox, "
                  "the template's own special tokens), in a process of its own with a time "
                  "bound, and encoded by the model's own tokenizer as tokenize=True encodes it "
