@@ -103,3 +103,25 @@ def test_real_sizes_show_every_row_and_column_with_separators(open_app, wait_for
     grid.scroll_into_view_if_needed()
     screenshot("vocabulary-real-sizes")
 
+
+
+
+# The chips of the first multiselect that end past its box (Streamlit 1.67 keeps them on one row
+# that scrolls sideways: a chip past the edge is cut where the box ends).
+CUT_CHIPS_JS = """() => {
+  const row = document.querySelector('[data-testid="stMultiSelectTagsContainer"]');
+  const edge = row.getBoundingClientRect().right;
+  return [...row.querySelectorAll('[data-tag]')]
+    .filter(tag => tag.getBoundingClientRect().right > edge + 1).map(tag => tag.textContent);
+}"""
+
+
+def test_the_pre_tokenizer_chips_are_whole_at_1280(open_app, wait_for_app, screenshot):
+    """#23 item 9, "a cut chip": beside the text box, the picker's row of chips ended at
+    "o200k_base (GPT-4" at 1280x720, the rest of the default three past the box's edge."""
+    page = _open(open_app, wait_for_app)
+    _tab(page, wait_for_app, "Pre-tokenization", page.get_by_text("GPT-2", exact=True).first)
+    page.locator('[data-testid="stMultiSelect"]').first.scroll_into_view_if_needed()
+    screenshot("vocabulary-pretokenize-chips")
+    assert page.locator('[data-testid="stMultiSelectTagsContainer"] [data-tag]').count() == 3
+    assert page.evaluate(CUT_CHIPS_JS) == []

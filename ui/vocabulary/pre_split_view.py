@@ -116,11 +116,11 @@ def show(chosen: str) -> None:
     st.pills(_("Quirks"), list(QUIRKS), key="vc_split_quirk", format_func=quirk_names.__getitem__,
              on_change=fill_from_pills, args=("vc_split_quirk", "vc_split_text", QUIRKS))
     st.session_state.setdefault("vc_split_text", START_TEXT)
-    write, choose = st.columns(2)
-    text = write.text_area(_("Text to pre-tokenize"), key="vc_split_text", height=90)
-    names = choose.multiselect(_("Pre-tokenizers"), [*PRE_SPLITTERS, NEMO], default=DEFAULT,
-                               key="vc_splitters", format_func=_label,
-                               max_selections=MAX_SPLITTERS)
+    # The picker has the page's width: beside the text box its one row of chips ended inside
+    # the default third one at 1280 px (Streamlit scrolls that row rather than wrapping it).
+    names = st.multiselect(_("Pre-tokenizers"), [*PRE_SPLITTERS, NEMO], default=DEFAULT,
+                           key="vc_splitters", format_func=_label, max_selections=MAX_SPLITTERS)
+    text = st.text_area(_("Text to pre-tokenize"), key="vc_split_text", height=90)
     if REPLACEMENT in text:  # a lone surrogate the browser replaced (ui/common/unicode_guard.py)
         st.caption(REPLACEMENT_NOTE)
     if len(text) > MAX_SPLIT_CHARS:
