@@ -49,6 +49,13 @@ OVERFLOW_JS = """() => {
     else if (e.closest('[data-testid="stWidgetLabel"]')) out.push('label: ' + what(e));
     else if (e.classList.contains('ruler')) out.push('ruler: ' + e.scrollWidth + ' > ' + e.clientWidth);
   }
+  // a picker's chips sit on one row that scrolls sideways: one past the row's edge is cut
+  for (const row of document.querySelectorAll('[data-testid="stMultiSelectTagsContainer"]')) {
+    if (row.offsetParent === null) continue;
+    const edge = row.getBoundingClientRect().right;
+    for (const tag of row.querySelectorAll('[data-tag]'))
+      if (tag.getBoundingClientRect().right > edge + 1) out.push('chip: ' + tag.textContent);
+  }
   return out;
 }"""
 
