@@ -45,8 +45,8 @@ show_link_notes("vocabulary")  # what the link or lesson file held that could no
 choose, size, held, gaps = st.columns([2, 1.3, 1.3, 1.3] if presentation_mode() else [3, 1, 1, 1])
 found_help = "\n\n".join(f"**{literal(n)}**: {catalog.description(n)}"
                          for n in catalog.found_names())  # each one's path, size and sha256
-name = choose.selectbox(_("Vocabulary"), names, key="vc_tokenizer", format_func=catalog.label,
-                        persist_state=KEEP, help=found_help or None)
+name = choose.selectbox(_("Vocabulary"), names, key="vc_tokenizer",
+                        format_func=catalog.label_of(), persist_state=KEEP, help=found_help or None)
 if found.is_found(name):  # where the file is, its size and sha256
     st.caption(catalog.description(name))
 try:

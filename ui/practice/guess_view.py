@@ -92,7 +92,7 @@ def guess_section() -> None:
     if st.session_state.get("pr_tok") not in names:
         st.session_state["pr_tok"] = "gpt2"
     pick, source = st.columns([3, 2])
-    name = pick.selectbox(_("Tokenizer"), names, key="pr_tok", format_func=catalog.label,
+    name = pick.selectbox(_("Tokenizer"), names, key="pr_tok", format_func=catalog.label_of(),
                           persist_state=KEEP)
     source.segmented_control(_("Text"), list(SOURCES), key="pr_source",
                              format_func={v: _(t) for v, t in SOURCES.items()}.get,

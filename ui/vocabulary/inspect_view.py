@@ -91,7 +91,7 @@ def compare_section(name: str, names: list[str]) -> None:
     others = [n for n in names if n != name]
     default = "o200k_base" if name != "o200k_base" else "gpt2"
     other = st.selectbox(_("Compare with"), others, index=others.index(default), key="vc_other",
-                         format_func=catalog.label)
+                         format_func=catalog.label_of())
     try:
         result = data.comparison(name, other)
     except ValueError as error:  # the other one is a found file whose table could not be read
