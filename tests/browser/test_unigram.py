@@ -48,8 +48,11 @@ def test_shrink_chart_plays_its_rounds_in_the_browser(open_app, wait_for_app, pa
     page.wait_for_function("e => e._fullLayout.sliders[0].active === 1",
                            arg=plot.element_handle())
     assert plot.evaluate("e => e.data[3].y.length") == 0  # round 1 cost nothing: no bars,
-    notes = plot.evaluate("e => e.layout.annotations.map(a => a.text).join(' ')")
-    assert "never" in notes  # but words saying why
+    # but words saying why. subtle: plotly sets the slider's `active` before the step's layout
+    # (its annotations) is applied, so CI once read round 5's words here: wait for round 1's.
+    page.wait_for_function(
+        "e => e.layout.annotations.map(a => a.text).join(' ').includes('never')",
+        arg=plot.element_handle(), timeout=10_000)
     screenshot("unigram-shrink-round1")
 
 
