@@ -24,6 +24,7 @@ from tokenizer_core import (
     load_tokenizer,
 )
 from tokenizer_core.messages import Refusal, english
+from tokenizer_core.normalization import Change, change_of
 from tokenizer_core.reference.isolated import IsolatedTokenizer
 from tokenizer_core.reference.open_models import LLAMA3_LICENCE_URL, OPEN_MODELS
 from tokenizer_core.registry import OUR_MERGES, SENTENCEPIECE_PIECES, TRAINED, trained_tokenizer
@@ -381,6 +382,27 @@ def _found_tokens(name: str, sha256: str, text: str, special: SpecialMode) -> li
     sha256 in the key); a failure is kept too, as for an upload (a timeout is not waited twice)."""
     try:
         return _encode(get(name), text, special)
+    except ValueError as error:
+        return error
+
+
+def normalization_change(name: str, text: str) -> Change | None:
+    """What tokenizer `name` changes in `text` before cutting it (normalization.change_of).
+    A found file answers from its worker once per text for every session (kept as its tokens
+    are); an upload's worker and a built-in tokenizer are asked each time (an upload leaves
+    nothing in the process-wide caches). ValueError as tokenize()."""
+    if not _is_found(name):
+        return change_of(get(name), text)
+    outcome = _found_change(name, found_models.model(name).sha256, text)
+    if isinstance(outcome, ValueError):
+        raise outcome
+    return outcome
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _found_change(name: str, sha256: str, text: str) -> Change | None | ValueError:
+    try:
+        return change_of(get(name), text)
     except ValueError as error:
         return error
 

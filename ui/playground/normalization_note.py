@@ -7,7 +7,7 @@ so a reader who sees `é` in a token where they typed `e` + U+0301 is told why.
 
 from __future__ import annotations
 
-from tokenizer_core.normalization import FORMS, Change, change_of
+from tokenizer_core.normalization import FORMS, Change
 from ui.common import catalog
 from ui.common.i18n import _, ngettext, number
 from ui.common.safe_text import literal
@@ -17,7 +17,7 @@ def normalization_note(name: str, text: str) -> str | None:
     """The sentence to show under tokenizer `name`'s panel, or None when it cut the text as typed
     (a found or uploaded file answers from its worker, with its own library's normalizer)."""
     try:
-        change = change_of(catalog.get(name), text)
+        change = catalog.normalization_change(name, text)
     except ValueError:  # a worker that overran or could not restart: its panel says why
         return None
     return None if change is None else say_change(change)
