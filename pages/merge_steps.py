@@ -8,6 +8,7 @@ from ui.common.page_state import kept_tabs_translated
 from ui.common.query_params import show_link_notes
 from ui.common.safe_text import literal
 from ui.common.shell import ensure_routed, presentation_mode
+from ui.common.table_view import show_table
 from ui.merge_steps import data as data
 from ui.merge_steps.code import code_ui
 from ui.merge_steps.compare import race_ui, wordpiece_ui
@@ -63,7 +64,7 @@ if learn.open:
         figure, merges_table, script = data.overview(source, big)
         # one above the other: side by side, a 1280-wide screen cut the table's columns off
         st.plotly_chart(figure, key="ms_overview")
-        st.dataframe(merges_table, hide_index=True, height=310, width="stretch")
+        show_table(merges_table, height=310, light=True)
         with st.expander(_("Lesson script: every step in words")):
             st.html(script)
 if encode.open:

@@ -12,6 +12,7 @@ from ui.common.page_state import KEEP
 from ui.common.query_params import show_link_notes
 from ui.common.safe_text import literal
 from ui.common.shell import ensure_routed, presentation_mode
+from ui.common.table_view import show_table
 from ui.common.tables import csv_download, shown_frame
 from ui.common.token_view import PanelData, render_options, token_panel
 from ui.playground import url_state
@@ -112,8 +113,7 @@ chosen = st.selectbox(_("Table for"), usable, key="pg_table", format_func=label_
                       persist_state=KEEP)
 if chosen:
     frame = catalog.token_table(chosen, text, special)
-    st.dataframe(shown_frame(frame.head(MAX_TABLE_ROWS)), hide_index=True, width="stretch",
-                 height=320)
+    show_table(shown_frame(frame.head(MAX_TABLE_ROWS)), height=320, light=True)
     if len(frame) > MAX_TABLE_ROWS:
         st.caption(_("The table shows {shown} of {total} rows; the CSV has all.",
                      shown=number(MAX_TABLE_ROWS), total=number(len(frame))))

@@ -5,7 +5,10 @@ otherwise parse one for every hypothesis example)."""
 from __future__ import annotations
 
 import functools
+from html.parser import HTMLParser
 from pathlib import Path
+
+import pandas as pd
 
 from tokenizer_core.models.byte_bpe import ByteLevelBPE
 from tokenizer_core.reference.tiktoken_encodings import TiktokenTokenizer
@@ -112,3 +115,65 @@ def token_bytes(encoding) -> set[bytes]:
         except KeyError:
             pass
     return found
+
+
+class _TableReader(HTMLParser):
+    """Reads every table of an HTML string back into headers and cells, as a browser's DOM
+    text would (entities decoded), and notes each row's class and every tag it met."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tables: list[dict] = []
+        self.tags: list[str] = []
+        self.attributes: set[str] = set()
+        self._cell: list[str] | None = None
+        self._row: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        self.attributes.update(name for name, _ in attrs)
+        attrs = dict(attrs)
+        if tag == "table":
+            self.tables.append({"headers": [], "rows": [], "classes": [], "numeric": []})
+        elif tag == "tr":
+            self._row = []
+            self.tables[-1]["classes"].append(attrs.get("class"))
+        elif tag in ("th", "td"):
+            self._cell = []
+            if tag == "th":
+                self.tables[-1]["numeric"].append(attrs.get("class") == "num")
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+    def handle_endtag(self, tag):
+        if tag in ("th", "td") and self._cell is not None:
+            self._row.append("".join(self._cell))
+            self._cell = None
+        elif tag == "tr" and self._row is not None:
+            table = self.tables[-1]
+            if not table["headers"]:
+                table["headers"] = self._row
+                table["classes"].pop()
+            else:
+                table["rows"].append(self._row)
+            self._row = None
+
+
+def read_tables(markup: str) -> tuple[list[dict], list[str], set[str]]:
+    """(tables, tags, attributes) of `markup`: each table's "headers", "rows" (cell text), row
+    "classes" and which headers are "numeric"; every start tag in order; every attribute name."""
+    reader = _TableReader()
+    reader.feed(markup)
+    reader.close()
+    return reader.tables, reader.tags, reader.attributes
+
+
+def html_frames(app) -> list[pd.DataFrame]:
+    """Every HTML table an AppTest run drew (ui.common.table_view), as frames of cell text."""
+    frames = []
+    for element in app.html:
+        for table in read_tables(element.value)[0]:
+            frames.append(pd.DataFrame(table["rows"], columns=table["headers"]))
+    return frames

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from tests.shared import tiktoken_encoding
+from tests.shared import html_frames, tiktoken_encoding
 from tokenizer_core import corpus_from_text, train_bpe
 from tokenizer_core.samples import sample_text
 
@@ -22,10 +22,10 @@ def test_the_merges_table_shows_the_leading_space(app):
     training = train_bpe(corpus_from_text(sample_text("english"), "byte"), 60)
     spaced = [s.rank + 1 for s in training.steps if s.new_token.startswith(b" ")]
     assert spaced  # GPT-2's chunks keep the space before a word
-    table = app.dataframe[0].value.set_index("merge")
+    table = html_frames(app)[0].set_index("merge")  # drawn as HTML (a light first visit)
     for merge in spaced:
         token = next(s.new_token for s in training.steps if s.rank + 1 == merge)
-        assert table.loc[merge, "new token"] == "·" + token[1:].decode("utf-8", "replace")
+        assert table.loc[f"{merge:,}", "new token"] == "·" + token[1:].decode("utf-8", "replace")
 
 
 def test_a_word_level_lesson_at_the_byte_level_has_no_end_of_word_hint(app):

@@ -70,7 +70,7 @@ def url_of(app_server, page: str) -> str:
 INTERFACE_TEXT_JS = """() => {
   const root = document.querySelector('[data-testid="stAppViewContainer"]').cloneNode(true);
   const kept = 'pre, code, textarea, input, [data-testid="stCode"], [data-testid="stMultiSelect"] span, '
-    + '.tokview, .sqgrid, .sqbands, .sqmask, [data-testid="stDataFrame"], [data-testid="stSelectbox"] [data-baseweb="select"]';
+    + '.tokview, .sqgrid, .sqbands, .sqmask, [data-testid="stDataFrame"], .tx-table td, [data-testid="stSelectbox"] [data-baseweb="select"]';
   root.querySelectorAll(kept).forEach(e => e.remove());
   const svg = [...document.querySelectorAll('.main-svg text')].map(t => t.textContent);
   return root.innerText + '\\n' + svg.join('\\n');
@@ -210,6 +210,9 @@ TYPE_JS = """() => {
     .filter(f => f.offsetParent !== null)
     .map(f => { const v = [...f.querySelectorAll('*')].map(e => e.style.getPropertyValue('--gdg-base-font-style')).find(Boolean) || '';
                 const m = v.match(/([0-9.]+)px/); return m ? parseFloat(m[1]) : null; });
+  const tables = [...document.querySelectorAll('[data-testid="stMain"] .tx-table')]
+    .filter(t => t.offsetParent !== null)
+    .map(t => parseFloat(getComputedStyle(t.querySelector('td') || t).fontSize));
   const faded = [];
   for (const c of document.querySelectorAll('[data-testid="stCaptionContainer"]')) {
     if (c.offsetParent === null) continue;
@@ -225,7 +228,7 @@ TYPE_JS = """() => {
     const line = parseFloat(cs.lineHeight) || 1.6 * parseFloat(cs.fontSize);
     if (label.getBoundingClientRect().height > 1.5 * line) wrapped.push('"' + label.textContent.trim() + '"');
   }
-  return {charts, cut, frames, faded, wrapped};
+  return {charts, cut, frames, tables, faded, wrapped};
 }"""
 # The tab whose charts a page opens on, when its first tab has none.
 CHART_TAB = {"languages": "lg_tab=English+vs+Chinese"}
@@ -257,6 +260,8 @@ def test_charts_captions_and_buttons_scale_with_the_mode(page, page_log, app_ser
     normal = _type_of(page, app_server, wait_for_app, name, present=False)
     shown = _type_of(page, app_server, wait_for_app, name, present=True)
     assert shown["faded"] == [], "captions keep their container's 60% opacity"
+    assert shown["frames"] == [], "a canvas data frame keeps 14 px type on the projector"
+    assert all(t >= 17 for t in shown["tables"]), shown["tables"]  # .875rem of the mode's 20 px
     assert shown["wrapped"] == [], "button labels break onto a second line"
     if name not in CHARTS_SCALED:
         return
@@ -268,18 +273,16 @@ def test_charts_captions_and_buttons_scale_with_the_mode(page, page_log, app_ser
     assert shown["cut"] == [] and normal["cut"] == [], (normal["cut"], shown["cut"])
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "st.dataframe draws on a canvas with a font its theme computes once, from the page's root "
-    "font size at that moment (streamlit's convertRemToPx in the glide theme): larger when the "
-    "presentation CSS is in the page before the first data frame mounts, 14 px when not (the "
-    "byte ruler's table, and every table after a P key press). CSS cannot reach the canvas, "
-    "and a CSS zoom leaves the grid's own width stale. Open."))
-def test_data_frames_draw_larger_type_in_presentation_mode(page, page_log, app_server,
-                                                           wait_for_app):
+def test_tables_draw_larger_type_in_presentation_mode(page, page_log, app_server, wait_for_app):
+    """st.dataframe draws on a canvas whose font its theme computes once, at mount (the glide
+    theme's convertRemToPx), so presentation mode draws every table as an HTML table instead
+    (ui.common.table_view), whose type grows with the mode's."""
     page_log.allow_console_error(PROBE_404)
     page.set_viewport_size(LAPTOP)
-    ruler = "lg_tab=Byte+ruler"  # its table is one of those drawn at 14 px
+    ruler = "lg_tab=Byte+ruler"  # its summary is a data frame outside presentation mode
     normal = _type_of(page, app_server, wait_for_app, "languages", present=False, tab=ruler)
     shown = _type_of(page, app_server, wait_for_app, "languages", present=True, tab=ruler)
-    assert len(shown["frames"]) == len(normal["frames"]) > 0
-    assert all(a > b for a, b in zip(shown["frames"], normal["frames"])), (normal, shown)
+    assert len(normal["frames"]) > 0 and normal["tables"] == [], normal
+    assert shown["frames"] == [], "no canvas data frame is left in presentation mode"
+    assert len(shown["tables"]) == len(normal["frames"]), (normal, shown)
+    assert all(t > max(normal["frames"]) for t in shown["tables"]), (normal, shown)

@@ -174,8 +174,10 @@ def test_a_chat_link_reopens_its_screen_and_the_markers_fit_at_1280(page, page_l
     page.set_viewport_size(LAPTOP)
     query = {**CHAT_LINK, **({"present": present} if present else {})}
     page.goto(f"{app_server.url}/sequences?{urlencode(query)}")
-    # the price's cost table comes last, after five tokenizers load: the run is over
-    wait_for_app(page, page.get_by_test_id("stDataFrame").nth(2), timeout_ms=60_000)
+    # the price's cost table comes last, after five tokenizers load: the run is over (tables are
+    # Streamlit's data frames, and HTML tables in presentation mode: ui/common/table_view.py)
+    table = '.tx-table-box' if present else '[data-testid="stDataFrame"]'
+    wait_for_app(page, page.locator(table).nth(2), timeout_ms=60_000)
     assert page.get_by_role("heading", name="Each model's own format, with its own tokenizer").is_visible()
     assert page.get_by_role("tab", name="Chat templates").get_attribute("aria-selected") == "true"
     assert page.get_by_role("textbox", name="User", exact=True).input_value() == CHAT_LINK["sq_c_user"]
@@ -191,8 +193,9 @@ def test_a_chat_link_reopens_its_screen_and_the_markers_fit_at_1280(page, page_l
     for chip in marks.locator(".mk").all():  # every chip whole, inside the window and the column
         box = chip.bounding_box()
         assert box["x"] + box["width"] <= min(right, LAPTOP["width"]) + 1, chip.inner_text()
-    # the per-model table (the second of the tab's tables) is drawn on a canvas: its scroller
-    scroller = page.get_by_test_id("stDataFrame").nth(1).locator(".dvn-scroller").first
+    # the per-model table (the second of the tab's tables): a canvas's scroller, or the HTML box
+    second = page.locator(table).nth(1)
+    scroller = second if present else second.locator(".dvn-scroller").first
     assert not scroller.evaluate(CUT_JS), "the per-model table fits without scrolling sideways"
     marks.evaluate("e => e.scrollIntoView({block: 'end'})")  # the table just above the markers
     screenshot(f"sequences-chat-link{'-present' if present else ''}")

@@ -4,6 +4,9 @@ docs/bounds.md lists them; a test checks the two agree.
 """
 
 MAX_RENDER_TOKENS = 2_000  # tokens drawn per panel; beyond, a note says how many are hidden
+# Rows an HTML table holds (ui/common/table_view.py): presentation mode shows the first ones and
+# says so; a light page's longer table stays Streamlit's data frame.
+HTML_MAX_ROWS = 1_000
 MAX_TOKENIZER_JSON_BYTES = 20_000_000  # an uploaded HF tokenizer.json
 # Seconds an uploaded tokenizer.json may take to load, or to encode or decode one text, in its
 # worker process (tokenizer_core/reference/isolated.py) before the worker is killed.

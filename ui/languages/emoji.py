@@ -11,6 +11,7 @@ from ui.common.charts import show_chart
 from ui.common.i18n import _
 from ui.common.page_state import KEEP
 from ui.common.shell import presentation_mode
+from ui.common.table_view import show_table
 from ui.common.tables import csv_download
 from ui.languages import data as data
 from ui.languages.charts import emoji_chart
@@ -33,7 +34,7 @@ def emoji_section(names: Sequence[str]) -> None:
     table = emoji_table(entries, {data.label(n): data.counts(n, emoji) for n in names})
     show_chart(emoji_chart(emoji_chart_frame(table, labels), presentation_mode()),
                key="lg_chart_emoji", theme=None)
-    st.dataframe(table, hide_index=True, width="stretch", height=420,
+    show_table(table, hide_index=True, width="stretch", height=420,
                  column_config={"emoji": st.column_config.TextColumn(_("emoji"), width="small")})
     csv_download(st, _("Download the emoji table (CSV)"), table, "emoji_costs.csv",
                  key="lg_csv_emoji")

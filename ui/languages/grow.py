@@ -27,6 +27,7 @@ from ui.common.i18n import N_, _, number, percent
 from ui.common.page_state import KEEP
 from ui.common.safe_text import literal
 from ui.common.shell import presentation_mode
+from ui.common.table_view import show_table
 from ui.common.token_view import render_options
 from ui.languages import data as data
 from ui.languages.charts import grow_chart
@@ -146,4 +147,4 @@ def grow_section(names: Sequence[str], pair_source: str, zh_sentences: Sequence[
         st.caption(_("Drawing the first {shown} of {total} held-out characters.",
                      shown=number(len(shown)), total=number(len(heldout))))
     with st.expander(_("The {n} characters added, most frequent first", n=number(n))):
-        st.dataframe(added_frame(curve, n), hide_index=True, width="stretch", height=300)
+        show_table(added_frame(curve, n), hide_index=True, width="stretch", height=300)

@@ -25,6 +25,7 @@ from ui.common.charts import show_chart
 from ui.common.i18n import N_, _, explain, number
 from ui.common.safe_text import literal
 from ui.common.shell import presentation_mode
+from ui.common.table_view import show_table
 from ui.common.tables import csv_download
 from ui.common.uploads import apply_upload, decode_text
 from ui.languages import data as data
@@ -128,6 +129,6 @@ def many_section() -> None:
     st.caption(_("Base: **{base}**. Each cell: all tokens of that language over all tokens of "
                  "the base, on the same rows (the ratio of totals).", base=literal(base)))
     table: pd.DataFrame = language_table(results, names_by_code)
-    st.dataframe(table, hide_index=True, width="stretch")
+    show_table(table, hide_index=True, width="stretch")
     csv_download(st, _("Download this table (CSV)"), table, "language_premiums.csv",
                  key="lg_csv_languages")

@@ -27,6 +27,7 @@ from ui.common.charts import show_chart
 from ui.common.i18n import _, number
 from ui.common.safe_text import literal
 from ui.common.shell import presentation_mode
+from ui.common.table_view import show_table
 from ui.common.tables import csv_download
 from ui.common.uploads import apply_upload, decode_text
 from ui.languages import data as data
@@ -142,7 +143,7 @@ def parallel_section(names: Sequence[str]) -> None:
     vocab = {data.label(n): catalog.get(n).vocab_size for n in names} | {data.BYTES_LABEL: 256}
     table = premium_table(results, vocab, trained_on)
     hidden = {_(c) for c in ("EN characters", "ZH characters", "EN bytes", "ZH bytes")}
-    st.dataframe(
+    show_table(
         table, hide_index=True, width="stretch",
         column_order=[c for c in table.columns if c not in hidden],
         column_config={c: st.column_config.NumberColumn(format="localized")
@@ -155,4 +156,4 @@ def parallel_section(names: Sequence[str]) -> None:
                  key="lg_csv_pairs")
     with st.expander(_("Every pair")):
         show_chart(pair_ratio_chart(found.dots, big), key="lg_chart_pairs", theme=None)
-        st.dataframe(per_pair, hide_index=True, width="stretch", height=360)
+        show_table(per_pair, hide_index=True, width="stretch", height=360)

@@ -14,6 +14,7 @@ from ui.common.page_state import KEEP
 from ui.common.pills import fill_from_pills
 from ui.common.safe_text import literal
 from ui.common.shell import presentation_mode
+from ui.common.table_view import show_table
 from ui.languages import data as data
 from ui.languages.limits import (
     MAX_RULER_CHARS,
@@ -62,7 +63,7 @@ def ruler(text: str, names: Sequence[str], code_points: bool = False) -> None:
                                              for _header, tokens in rows],
         _("characters"): len(text), _("UTF-8 bytes"): len(text.encode("utf-8")),
     })  # fmt: skip
-    st.dataframe(summary, hide_index=True, width="stretch")
+    show_table(summary, hide_index=True, width="stretch")
 
 
 def ruler_section(names: Sequence[str]) -> None:

@@ -17,6 +17,7 @@ from ui.common.i18n import N_, _, explain, ngettext, number
 from ui.common.i18n import say as in_language  # the core's Say (words.say reads Phrases)
 from ui.common.page_state import KEEP
 from ui.common.safe_text import literal
+from ui.common.table_view import Mark, show_table
 from ui.common.token_view import render_options
 from ui.merge_steps import data as data
 from ui.merge_steps.charts import race_figure
@@ -37,21 +38,17 @@ SCORE_INTROS = {
 }
 
 
-def _highlight_difference(frame: pd.DataFrame, first: int | None):
+def _highlight_difference(frame: pd.DataFrame, first: int | None) -> tuple[pd.DataFrame, dict[int, Mark]]:
     """The race table for the screen: headers and same/differs in the session's language, the
-    first difference and every other difference marked."""
-    marks = []
-    for step, same in zip(frame["step"], frame["same?"]):
+    first difference marked and every other difference marked softly."""
+    marks: dict[int, Mark] = {}
+    for i, (step, same) in enumerate(zip(frame["step"], frame["same?"])):
         if first is not None and step == first + 1:
-            marks.append("background-color: #ffe08a; font-weight: 700; color: #111")
-        else:
-            marks.append("background-color: #fff6d6; color: #111" if same == "differs" else "")
+            marks[i] = "mark"
+        elif same == "differs":
+            marks[i] = "soft"
     shown = headed(frame.assign(**{"same?": [_(SAME[v]) for v in frame["same?"]]}), RACE_HEADERS)
-
-    def style(row: pd.Series) -> list[str]:
-        return [marks[row.name]] * len(row)
-
-    return shown.style.apply(style, axis=1).format({_("score"): "{:.4f}"}, na_rep="")
+    return shown, marks
 
 
 def race_ui(source: Source, big: bool) -> None:
@@ -106,8 +103,9 @@ def race_ui(source: Source, big: bool) -> None:
                     key="ms_race_chart")
     st.caption(_("Drag the slider or press ▶ under the chart: both rankings step together. "
                  "Hover a bar for count(ab), count(a) and count(b)."))
-    st.dataframe(_highlight_difference(race_frame(view), first), hide_index=True,
-                 width="stretch", height=min(420, 38 + 35 * len(view.choices)))
+    shown, marks = _highlight_difference(race_frame(view), first)
+    show_table(shown, marks=marks, height=min(420, 38 + 35 * len(view.choices)),
+               column_config={_("score"): st.column_config.NumberColumn(format="%.4f")})
 
 
 def _piece_chip(piece: str, unknown: bool) -> str:

@@ -16,6 +16,7 @@ from tokenizer_core.measure.metrics import count_words, text_stats
 from ui.common.i18n import _, ngettext, number
 from ui.common.page_state import KEEP
 from ui.common.safe_text import literal
+from ui.common.table_view import show_table
 from ui.common.tables import STATS_DETAIL, shown_frame, stats_frame
 from ui.playground.url_state import WINDOWS
 
@@ -31,7 +32,7 @@ def numbers_ui(prefix: str, text: str, rows: Sequence[tuple[str, Tokenizer, Sequ
                     characters=number(stats.characters), utf8_bytes=number(stats.utf8_bytes),
                     words=_words(text), window=number(window)))
     frame = stats_frame(text, rows, window)
-    st.dataframe(shown_frame(frame.drop(columns=[STATS_DETAIL])), hide_index=True, width="stretch")
+    show_table(shown_frame(frame.drop(columns=[STATS_DETAIL])), light=True)
     for label, lost in zip(frame["tokenizer"], frame[STATS_DETAIL]):
         if lost:
             st.caption(_("Round trip, {name}: {lost}", name=literal(label),

@@ -28,6 +28,7 @@ from ui.common import catalog
 from ui.common.i18n import _, explain, number
 from ui.common.page_state import KEEP
 from ui.common.safe_text import literal
+from ui.common.table_view import show_table
 from ui.common.token_view import render_options
 from ui.common.unicode_guard import REPLACEMENT, REPLACEMENT_NOTE
 from ui.sequences.chat_found import ROLE_LABELS, found_templates, framing_table
@@ -158,7 +159,7 @@ def _own_formats(messages: list[Message]) -> None:
         })
     if not rows:
         return
-    st.dataframe(pd.DataFrame(rows), hide_index=True, column_config={
+    show_table(pd.DataFrame(rows), hide_index=True, column_config={
         _("framing per message"): st.column_config.NumberColumn(format="%.1f")})
     # The markers wrap as chips under the table: in a table column they ran off its edge.
     st.markdown(_("**Each format's markers, and their ids**"))
@@ -193,7 +194,7 @@ def _cost(rows: list[dict], tokenizer_name: str) -> None:
         _("per 1,000 conversations"): [r[tokens] * price / 1_000 for r in rows],
         _("of which framing"): [(r[tokens] - r[content]) * price / 1_000 for r in rows],
     })
-    st.dataframe(frame_cost, hide_index=True, column_config={
+    show_table(frame_cost, hide_index=True, column_config={
         c: st.column_config.NumberColumn(format="%.4f") for c in frame_cost.columns[1:]})
     english, chinese = _parallel_tokens(tokenizer_name)
     premium = chinese / english if english else 0.0

@@ -27,6 +27,7 @@ from ui.common import catalog, found_models
 from ui.common.i18n import N_, _, explain
 from ui.common.page_state import KEEP
 from ui.common.safe_text import literal
+from ui.common.table_view import show_table
 from ui.common.token_view import render_options
 
 ROLE_LABELS = {"system": N_("System"), "user": N_("User"), "assistant": N_("Assistant")}
@@ -121,7 +122,7 @@ def _row(name: str, template: ChatTemplate, counted: TemplateCount) -> dict:
 
 def framing_table(rows: list[dict[str, object]]) -> None:
     """One row per format (or found template): its tokens by part, the framing as a percent."""
-    st.dataframe(pd.DataFrame(rows), hide_index=True, column_config={
+    show_table(pd.DataFrame(rows), hide_index=True, column_config={
         _("framing share"): st.column_config.NumberColumn(format="percent")})
 
 
@@ -172,7 +173,7 @@ def found_templates(messages: list[Message]) -> None:
     chosen = st.radio(_("Show the tokens of the template of"), list(counts), key="sq_c_found",
                       horizontal=True, persist_state=KEEP)
     shown: TemplateCount = counts[chosen]
-    st.dataframe(_per_message(messages, shown), hide_index=True)
+    show_table(_per_message(messages, shown), hide_index=True)
     st.html(render_tokens(shown.framed.text, shown.framed.tokens,
                           render_options(visible_whitespace=True)))
     with st.expander(_("The template ({file})", file=templates[chosen].source)):

@@ -22,6 +22,7 @@ from ui.common import catalog
 from ui.common.i18n import N_, _, explain, number, percent
 from ui.common.page_state import KEEP
 from ui.common.safe_text import literal
+from ui.common.table_view import show_table
 from ui.common.unicode_guard import REPLACEMENT, REPLACEMENT_NOTE
 from ui.sequences.bands import band_html, cut_name
 from ui.sequences.limits import (
@@ -133,7 +134,7 @@ def windows_section(name: str) -> None:
                  "colours, top and bottom, are read by two windows (the overlap). Hover a band "
                  "for its tokens and characters."))
     with st.expander(_("The windows as a table")):
-        st.dataframe(pd.DataFrame({
+        show_table(pd.DataFrame({
             _("window"): range(1, len(windows) + 1),
             _("tokens"): [w.first for w in windows], _("to"): [w.stop for w in windows],
             _("characters"): [w.start for w in windows], _("to") + " ": [w.end for w in windows],

@@ -8,6 +8,7 @@ import streamlit as st
 
 from tokenizer_core.trainers.unigram import UnigramTraining
 from ui.common.i18n import N_, _, current_language, number
+from ui.common.table_view import show_table
 from ui.unigram import data
 from ui.unigram.limits import MAX_CORPUS_CHARS, MAX_VOCAB
 from ui.unigram.shrink import removals_frame, rounds_frame, shrink_figure
@@ -82,8 +83,8 @@ def shrink_ui(settings: Settings, training: UnigramTraining, big: bool) -> None:
     # one above the other: side by side at 1280 px the round table lost its last column
     rounds = rounds_frame(training)
     st.subheader(_("Round by round"))
-    st.dataframe(_headed(rounds, ROUND_HEADERS), hide_index=True, width="stretch",
+    show_table(_headed(rounds, ROUND_HEADERS), hide_index=True, width="stretch",
                  height=table_height(len(rounds)), column_config=round_columns())
     st.subheader(_("Every piece pruned"))
-    st.dataframe(_headed(removals_frame(training), REMOVAL_HEADERS), hide_index=True, height=300,
+    show_table(_headed(removals_frame(training), REMOVAL_HEADERS), hide_index=True, height=300,
                  width="stretch")

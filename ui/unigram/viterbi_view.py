@@ -28,6 +28,7 @@ from tokenizer_core.models.unigram import (
 from ui.common.i18n import _, current_language, ngettext, number
 from ui.common.page_state import KEEP
 from ui.common.safe_text import literal
+from ui.common.table_view import show_table
 from ui.unigram import data
 from ui.unigram.lattice import dp_frame, lattice_figure
 from ui.unigram.limits import ALPHAS, MAX_LATTICE_CHARS, MAX_SEED, NBEST
@@ -189,10 +190,10 @@ def lattice_ui(settings: Settings, big: bool) -> None:
     st.subheader(_("The {n} best segmentations", n=number(NBEST)) if found == NBEST
                  else _("All {n} segmentations", n=number(found)) if found > 1
                  else _("The only segmentation"))
-    st.dataframe(_nbest_frame(view.nbest), hide_index=True, width="stretch",
+    show_table(_nbest_frame(view.nbest), hide_index=True, width="stretch",
                  height=table_height(found), column_config=nbest_columns())
     st.subheader(_("The dp table"))
-    st.dataframe(view.table, hide_index=True, height=min(table_height(len(view.table)), 320),
+    show_table(view.table, hide_index=True, height=min(table_height(len(view.table)), 320),
                  width="stretch")
     _sample_ui(data.model_of(settings.corpus, settings.vocab_size, settings.shrink_share),
                view.sequence)

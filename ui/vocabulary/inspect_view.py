@@ -18,6 +18,7 @@ from ui.common import catalog
 from ui.common.charts import show_chart
 from ui.common.i18n import _, explain, ngettext, number
 from ui.common.safe_text import literal
+from ui.common.table_view import show_table
 from ui.common.unicode_guard import REPLACEMENT, REPLACEMENT_NOTE
 from ui.vocabulary import charts, data, found
 from ui.vocabulary.limits import MAX_EXAMPLES, MAX_QUERY_CHARS, MAX_TABLE_ROWS
@@ -59,7 +60,7 @@ def table_section(name: str, vocab: Vocabulary) -> None:
                                       help=_("{rows} rows a page", rows=number(MAX_TABLE_ROWS))))
     first = (page - 1) * MAX_TABLE_ROWS
     shown = rows[first : first + MAX_TABLE_ROWS]
-    st.dataframe(data.frame(list(shown)), column_config=data.columns(), hide_index=True,
+    show_table(data.frame(list(shown)), column_config=data.columns(), hide_index=True,
                  width="stretch", height=420)
     if pages > 1:
         st.caption(_("Rows {first} to {last} of {total}: page {page} of {pages}.",
@@ -82,7 +83,7 @@ def charts_section(name: str, vocab: Vocabulary) -> None:
     show_chart(charts.script_chart(script_counts(vocab.rows), label), right,
                width="stretch")
     st.subheader(_("Longest tokens"))
-    st.dataframe(data.frame(longest(vocab, MAX_EXAMPLES)), column_config=data.columns(), hide_index=True,
+    show_table(data.frame(longest(vocab, MAX_EXAMPLES)), column_config=data.columns(), hide_index=True,
                  width="stretch")
 
 
@@ -103,7 +104,7 @@ def compare_section(name: str, names: list[str]) -> None:
     only_b.metric(_("Only in {name}", name=found.inert(other)), number(result.only_b))
     scripts = [s for s in (*SCRIPTS, "special")
                if s in {**result.shared_scripts, **result.only_a_scripts, **result.only_b_scripts}]
-    st.dataframe(pd.DataFrame({
+    show_table(pd.DataFrame({
         _("script"): [_(s) for s in scripts],
         _("shared"): [result.shared_scripts.get(s, 0) for s in scripts],
         _("only in {name}", name=name): [result.only_a_scripts.get(s, 0) for s in scripts],

