@@ -23,6 +23,11 @@ what is timed is the server alone):
    back within 10% of where it started.
 
     python benchmarks/bench_isolation.py --others 6 --crowd 10
+    python benchmarks/bench_isolation.py --memory-only --trim-probe --modes "in workers"
+
+`--memory-only` skips steps 2 and 3. `--trim-probe` then asks the server's glibc, through gdb,
+to give back the memory it keeps free (`malloc_trim(0)`) and reads the RSS again: what of the
+"after" is free memory the allocator kept, rather than memory still in use.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -66,6 +72,7 @@ class Measured:
     before: float = 0.0  # server RSS, MB
     peak: float = 0.0
     after: float = 0.0
+    trimmed: float | None = None  # server RSS after malloc_trim (--trim-probe), MB
     workers_peak: float = 0.0
     workers_after: float = 0.0
     crowd_s: list[float] = field(default_factory=list)
@@ -139,6 +146,22 @@ async def measure(server: Server, args: argparse.Namespace) -> Measured:
         ws, _ = await open_session(server, page)
         await ws.close()
     await asyncio.sleep(args.settle)
+    if not args.memory_only:
+        await latency(server, args, out)
+    if args.crowd:
+        await memory(server, args, out)
+    return out
+
+
+def trim_probe(pid: int) -> float:
+    """The server's RSS after glibc's malloc_trim(0), called in it by gdb."""
+    subprocess.run(["gdb", "-p", str(pid), "-batch", "-ex", "call (int)malloc_trim(0)"],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    return rss_mb(pid)
+
+
+async def latency(server: Server, args: argparse.Namespace, out: Measured) -> None:
+    """Steps 2 and 3: the others alone, then while one heavy session trains."""
     # quiet: the others alone
     answers: list[tuple[float, float]] = []
     stop = asyncio.Event()
@@ -162,28 +185,39 @@ async def measure(server: Server, args: argparse.Namespace) -> Measured:
     stop.set()
     await asyncio.gather(*others)
     out.busy = [s for t, s in answers if window <= t <= window_end]
-    if args.crowd:
-        await asyncio.sleep(args.settle)
-        out.before = rss_mb(server.pid)
-        sampling = asyncio.Event()
-        sampler = asyncio.create_task(sample_peak(server.pid, sampling, out))
-        pcts = [CROWD_PCTS[i % len(CROWD_PCTS)] for i in range(args.crowd)]
-        out.crowd_s = list(await asyncio.gather(*(heavy(server, p) for p in pcts)))
-        await asyncio.sleep(args.settle)
-        sampling.set()
-        await sampler
-        out.after = rss_mb(server.pid)
-        out.workers_after = sum(rss_mb(c) for c in children(server.pid))
-    return out
+    await asyncio.sleep(args.settle)
+
+
+async def memory(server: Server, args: argparse.Namespace, out: Measured) -> None:
+    """Step 4: `--crowd` heavy sessions at once; the server's RSS before, at the peak, after."""
+    out.before = rss_mb(server.pid)
+    sampling = asyncio.Event()
+    sampler = asyncio.create_task(sample_peak(server.pid, sampling, out))
+    pcts = [CROWD_PCTS[i % len(CROWD_PCTS)] for i in range(args.crowd)]
+    out.crowd_s = list(await asyncio.gather(*(heavy(server, p) for p in pcts)))
+    await asyncio.sleep(args.settle)
+    sampling.set()
+    await sampler
+    out.after = rss_mb(server.pid)
+    out.workers_after = sum(rss_mb(c) for c in children(server.pid))
+    if args.trim_probe:
+        out.trimmed = trim_probe(server.pid)
 
 
 def fmt(x: float | None) -> str:
     return "-" if x is None else f"{x:.3f}"
 
 
-def report(rows: dict[str, Measured], crowd: int) -> None:
+def report(rows: dict[str, Measured], crowd: int, memory_only: bool = False) -> None:
     """The tables. The server's CPU over the heavy window holds the others' answers too: at the
     quiet phase's CPU per answer, their share is taken off to leave the heavy session's own."""
+    if not memory_only:
+        latency_table(rows)
+    if crowd:
+        memory_table(rows, crowd)
+
+
+def latency_table(rows: dict[str, Measured]) -> None:
     print("\n| training | others' answers quiet / with one heavy | p50 quiet / heavy (s) | "
           "p95 quiet / heavy (s) | p95 rise | heavy session (s) | server CPU a quiet answer (s) "
           "| heavy window CPU: server / its answers' share / workers (s) |\n"
@@ -197,14 +231,18 @@ def report(rows: dict[str, Measured], crowd: int) -> None:
               f"{fmt(q95)} / {fmt(b95)} | {rise} | {r.heavy_s:.1f} | {per_answer:.3f} | "
               f"{r.heavy_server_cpu_s:.1f} / {per_answer * len(r.busy):.1f} / "
               f"{r.heavy_workers_cpu_s:.1f} |")
-    if not crowd:
-        return
+
+
+def memory_table(rows: dict[str, Measured], crowd: int) -> None:
     print(f"\n| training | {crowd} heavy sessions at once: slowest (s) | server RSS before / "
-          "peak / after (MB) | after vs before | workers' RSS peak / after (MB) |\n"
-          "|---|---:|---:|---:|---:|")
+          "peak / after (MB) | after vs before | after malloc_trim (MB) | workers' RSS peak / "
+          "after (MB) |\n|---|---:|---:|---:|---:|---:|")
     for mode, r in rows.items():
+        trimmed = "-" if r.trimmed is None else (
+            f"{r.trimmed:.0f} ({r.trimmed / r.before - 1:+.0%})")
         print(f"| {mode} | {max(r.crowd_s):.1f} | {r.before:.0f} / {r.peak:.0f} / {r.after:.0f} "
-              f"| {r.after / r.before - 1:+.0%} | {r.workers_peak:.0f} / {r.workers_after:.0f} |")
+              f"| {r.after / r.before - 1:+.0%} | {trimmed} | {r.workers_peak:.0f} / "
+              f"{r.workers_after:.0f} |")
 
 
 async def main() -> None:
@@ -215,11 +253,16 @@ async def main() -> None:
     parser.add_argument("--crowd", type=int, default=10, help="heavy sessions at once (0: none)")
     parser.add_argument("--settle", type=float, default=20.0)
     parser.add_argument("--modes", nargs="+", default=list(MODES), choices=list(MODES))
+    parser.add_argument("--memory-only", action="store_true",
+                        help="only the teacher's visit and the crowd (steps 1 and 4)")
+    parser.add_argument("--trim-probe", action="store_true",
+                        help="after the crowd, malloc_trim(0) in the server (gdb) and its RSS")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="tokex-isolation-"))
     print(f"# {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start; "
-          f"{args.others} others typing every {args.think} s; one heavy session, then "
-          f"{args.crowd} at once; an empty store per server", flush=True)
+          + ("only the crowd: " if args.memory_only else
+             f"{args.others} others typing every {args.think} s; one heavy session, then ")
+          + f"{args.crowd} at once; an empty store per server", flush=True)
     rows: dict[str, Measured] = {}
     for mode in args.modes:
         workers = MODES[mode]
@@ -239,7 +282,7 @@ async def main() -> None:
         print(f"# {mode}: one heavy session {r.heavy_s:.1f} s; {len(r.quiet)} quiet answers, "
               f"{len(r.busy)} during it; crowd {', '.join(f'{s:.0f}' for s in r.crowd_s)} s; "
               f"load average {os.getloadavg()[0]:.1f}", flush=True)
-    report(rows, args.crowd)
+    report(rows, args.crowd, args.memory_only)
     print(f"# load average {os.getloadavg()[0]:.1f} at the end; logs in {work}")
 
 

@@ -19,6 +19,7 @@ teacher opens the page in Chromium before the students arrive (not counted): the
 run imports the pages' modules and loads the tokenizers.
 
     python benchmarks/bench_server_load.py --sessions 10 30 60 100
+    python benchmarks/bench_server_load.py --parts 15   # where one session's server CPU goes
 """
 
 from __future__ import annotations
@@ -232,6 +233,41 @@ async def memory(args: argparse.Namespace, env: dict[str, str], work: Path) -> N
         server.stop()
 
 
+async def parts(args: argparse.Namespace, env: dict[str, str], bare: Path, work: Path) -> None:
+    """Where a session's server CPU goes, one session at a time (no queue): the first visit's
+    files, the websocket and first run, the answer to typing; both apps, same protocol."""
+    n = args.parts
+    print(f"\n| part of a session ({n} one at a time, ms of server CPU) | bare | app |\n|---|---:|---:|")
+    cells: dict[str, list[str]] = {}
+    for name, script in (("bare", bare), ("app", REPO / "app.py")):
+        server = start_server(script, env, work / f"parts-{name}.log")
+        try:
+            files = await record_requests(server.url, "")
+            spent = {"files": 0.0, "websocket and first run": 0.0, "answer to typing": 0.0}
+            for number in range(n):
+                cpu = server.cpu_s()
+                await fetch_page(files, server.url)
+                spent["files"] += server.cpu_s() - cpu
+                cpu = server.cpu_s()
+                ws = await connect(server.url.replace("http://", "ws://") + "/_stcore/stream",
+                                   subprotocols=["streamlit"], max_size=MAX_MESSAGE_BYTES)  # fmt: skip
+                widget_id, _ = await run_until_finished(ws, rerun())
+                spent["websocket and first run"] += server.cpu_s() - cpu
+                cpu, marker = server.cpu_s(), f"Student{number:03d}"
+                await run_until_finished(ws, rerun("", widget_id, f"{marker} asks: 你好 🙂"), marker)
+                spent["answer to typing"] += server.cpu_s() - cpu
+                await ws.close()
+            cells.setdefault(f"files ({name}: {len(files)})", [])
+            for part, seconds in spent.items():
+                cells.setdefault(part, []).append(f"{seconds / n * 1000:.0f}")
+        finally:
+            server.stop()
+    for part, values in cells.items():
+        if values:
+            print(f"| {part} | " + " | ".join(values) + " |")
+    print("files fetched: " + ", ".join(k.split("(")[1].rstrip(")") for k in cells if not cells[k]))
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, nargs="+", default=[10, 30, 60, 100])
@@ -250,6 +286,9 @@ async def main() -> None:
     parser.add_argument("--settle", type=float, default=130.0,
                         help="s after a crowd closed before reading RSS (Streamlit keeps a "
                              "closed session for server.disconnectedSessionTTL, 120 s)")
+    parser.add_argument("--parts", type=int, default=0,
+                        help="instead of the table: this many sessions one at a time, and the "
+                             "server CPU of each part of a session (files, first run, answer)")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="tokex-server-load-"))
     env = {**os.environ, "TOKEX_CACHE_DIR": str(work / "cache"), "PYTHONUNBUFFERED": "1"}
@@ -260,6 +299,9 @@ async def main() -> None:
           f", opened once by the teacher first; page: {args.page or 'playground'}; front: {args.front}")
     if args.memory_rounds:
         await memory(args, env, work)
+        return
+    if args.parts:
+        await parts(args, env, bare, work)
         return
     rows = []
     for n in args.sessions:

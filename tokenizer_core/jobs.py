@@ -50,6 +50,13 @@ def hf_point_json(family: HFFamily, text: str, held_out_pct: int, size: int) -> 
     return stored.hf_point_to_json(points[0] if points else None)
 
 
+def references_json(text: str, held_out_pct: int) -> str:
+    """What stored.reference_points builds on a store miss, as the store's JSON
+    (stored.references_recipe): every built-in reference tokenizer's held-out count, each
+    tokenizer loaded once per worker (`reference`)."""
+    return stored.references_to_json(stored.measure_references(text, held_out_pct, reference))
+
+
 @functools.cache
 def reference(name: str) -> Tokenizer:
     """A built-in reference tokenizer (stored.REFERENCE_TOKENIZERS), loaded once per worker: the

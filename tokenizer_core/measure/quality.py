@@ -15,7 +15,7 @@ Leaves out: our own curve (compression.py), tiktoken's loading (registry.py), ch
 from __future__ import annotations
 
 import base64
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import AbstractSet, Callable, Literal, Sequence
 
 from ..bounds import MAX_HF_WORD_BYTES
@@ -110,7 +110,8 @@ class HFPoint:
     """One HF (or SentencePiece) model: the size asked for, the size it reached, its held-out
     tokens, the share of held-out characters it hides in the unknown token (its compression
     there is not real), and the model itself as text, so a cache can keep it as plain data:
-    `tokenizer.json` for HF, the serialized model in base64 for SentencePiece."""
+    `tokenizer.json` for HF, the serialized model in base64 for SentencePiece. `numbers()` is
+    the point without its model (what a chart needs), "" in its place."""
 
     family: HFFamily
     requested: int
@@ -119,7 +120,15 @@ class HFPoint:
     hidden_in_unk: float
     tokenizer_json: str
 
+    def numbers(self) -> HFPoint:
+        """This point without its model's text: a few hundred bytes instead of up to a megabyte
+        (a 16,000-piece tokenizer.json), for a cache that keeps many points and draws them."""
+        return replace(self, tokenizer_json="")
+
     def tokenizer(self) -> Tokenizer:
+        if not self.tokenizer_json:
+            raise ValueError(f"this point of {self.family} at {self.requested:,} keeps only its "
+                             "numbers (numbers()); read the whole point again for its model")
         if self.family in SENTENCEPIECE_FAMILIES:
             proto = base64.b64decode(self.tokenizer_json)
             return SentencePieceTokenizer(proto, f"SentencePiece {self.family[3:]} {self.vocab_size:,}")

@@ -156,11 +156,11 @@ def hf_stored(family: HFFamily, text: str, held_out_pct: int, sizes: tuple[int, 
 # --- the real tokenizers' points --------------------------------------------------------------
 
 
-def _references_to_json(points: list[ReferencePoint]) -> str:
+def references_to_json(points: list[ReferencePoint]) -> str:
     return json.dumps([[name, size, asdict(stats), hidden] for name, size, stats, hidden in points])
 
 
-def _references_from_json(payload: str) -> list[ReferencePoint]:
+def references_from_json(payload: str) -> list[ReferencePoint]:
     return [(name, size, _stats(stats), hidden) for name, size, stats, hidden in json.loads(payload)]
 
 
@@ -192,19 +192,23 @@ def reference_points(
     """(name, vocab size, held-out counts) for every REFERENCE_TOKENIZERS. Loading them takes
     seconds, so only a store miss loads them, with `load`: the app passes its own loader, which
     keeps them loaded for the next corpus (an upload is a miss every time)."""
+    return store.cached(references_recipe(text, held_out_pct),
+                        lambda: measure_references(text, held_out_pct, load),
+                        references_to_json, references_from_json)
 
-    def build() -> list[ReferencePoint]:
-        held_out = split(text, held_out_pct).held_out
-        points = []
-        for name in REFERENCE_TOKENIZERS:
-            tokenizer = load(name)
-            tokens, hidden = _count(tokenizer, held_out)
-            points.append((name, tokenizer.vocab_size,
-                           replace(text_stats(held_out, []), tokens=tokens), hidden))
-        return points
 
-    return store.cached(references_recipe(text, held_out_pct), build, _references_to_json,
-                        _references_from_json)
+def measure_references(
+    text: str, held_out_pct: int, load: Callable[[str], Tokenizer] = reference_tokenizer
+) -> list[ReferencePoint]:
+    """What reference_points keeps on a store miss (a worker job makes it too: jobs.py)."""
+    held_out = split(text, held_out_pct).held_out
+    points = []
+    for name in REFERENCE_TOKENIZERS:
+        tokenizer = load(name)
+        tokens, hidden = _count(tokenizer, held_out)
+        points.append((name, tokenizer.vocab_size,
+                       replace(text_stats(held_out, []), tokens=tokens), hidden))
+    return points
 
 
 def found_recipe(text: str, held_out_pct: int, name: str, sha256: str) -> str:
@@ -228,8 +232,8 @@ def found_point(text: str, held_out_pct: int, name: str, sha256: str,
                 hidden)
 
     return store.cached(found_recipe(text, held_out_pct, name, sha256), build,
-                        lambda point: _references_to_json([point]),
-                        lambda payload: _references_from_json(payload)[0])
+                        lambda point: references_to_json([point]),
+                        lambda payload: references_from_json(payload)[0])
 
 
 # --- the quality table ------------------------------------------------------------------------

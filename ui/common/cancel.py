@@ -15,6 +15,7 @@ Leaves out: what a page draws while it waits (its own progress bar).
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Callable
 
@@ -74,7 +75,9 @@ def throttled(update: Progress, seconds: float = UPDATE_SECONDS) -> Progress:
     Streamlit raises its own RerunException when a newer run of the page is waiting.
     """
     check = cancel_check()
-    last = [0.0]
+    # -inf, not 0: time.monotonic() counts from boot on Linux, so on a machine up for less than
+    # `seconds` (a fresh CI machine) a 0 would swallow the first update
+    last = [-math.inf]
 
     def progress(done: int, total: int) -> None:
         check(done, total)

@@ -25,6 +25,7 @@ be there to replay into). The bar is emptied at the end, so a replay leaves noth
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass, field
 from typing import Callable, TypeVar
 
 import streamlit as st
@@ -64,14 +65,16 @@ def _bar(label: str):
     return bar, update
 
 
-def _kept(recipe: str, job: Job, load: Callable[[str], T], progress: Progress | None,
-          note: Callable[[str], None]) -> T:
+def _kept(recipe: str, job: Job | Callable[[], Job], load: Callable[[str], T],
+          progress: Progress | None, note: Callable[[str], None]) -> T:
     """What `recipe` names: from the on-disk store, else made by `job` in a worker (its value is
-    the store's JSON) and kept in the store as that same text."""
+    the store's JSON) and kept in the store as that same text. `job` may be a function that
+    makes the job, asked only on a miss (when its arguments cost a read of their own)."""
     made: list[str] = []
 
     def build() -> T:
-        made.append(workers.run(job, progress=progress, note=note))
+        made.append(workers.run(job if isinstance(job, Job) else job(), progress=progress,
+                                note=note))
         return load(made[0])
 
     return store.cached(recipe, build, lambda _value: made[0], load)
@@ -105,9 +108,11 @@ def _fetched() -> set[tuple]:
     return set()
 
 
-def ready(key: tuple, recipes: list[str]) -> bool:
-    """Whether a slow result comes at once: fetched by this process already, or on disk."""
-    return key in _fetched() or all(store.contains(recipe) for recipe in recipes)
+def ready(key: tuple, recipes: Callable[[], list[str]]) -> bool:
+    """Whether a slow result comes at once: fetched by this process already, or on disk.
+    `recipes` is asked only when this process has not fetched it (each recipe hashes the whole
+    corpus: on every rerun of every session that was a tenth of the page's run)."""
+    return key in _fetched() or all(store.contains(recipe) for recipe in recipes())
 
 
 def fetched(key: tuple) -> None:
@@ -115,7 +120,7 @@ def fetched(key: tuple) -> None:
 
 
 def references_ready(digest: str, held_out_pct: int, text: str) -> bool:
-    return ready(("ref", digest, held_out_pct), [stored.references_recipe(text, held_out_pct)])
+    return ready(("ref", digest, held_out_pct), lambda: [stored.references_recipe(text, held_out_pct)])
 
 
 @st.cache_data(max_entries=CURVE_CACHE_ENTRIES, show_spinner=False)
@@ -123,19 +128,29 @@ def reference_points(
     digest: str, held_out_pct: int, label: str, lang: str, _text: str
 ) -> list[stored.ReferencePoint]:
     """(name, vocab size, held-out counts, share hidden in [UNK]) for every
-    stored.REFERENCE_TOKENIZERS."""
-    bar = st.progress(0.0, text=_(
-        "Counting the real tokenizers' tokens on {label} (loading {count} vocabularies)…",
-        label=literal(label), count=number(len(stored.REFERENCE_TOKENIZERS))))
-    points = stored.reference_points(_text, held_out_pct, catalog.load_quietly)
-    bar.empty()
+    stored.REFERENCE_TOKENIZERS: from the on-disk store, else counted in a worker (nine
+    tokenizers encoding the held-out part: about a second of the server's lock per corpus and
+    held-out share, and the vocabularies the worker loads stay out of the server) and stored.
+    With the pool's queue full they are counted here, as before the pool: a point is short work."""
+    title = _("Counting the real tokenizers' tokens on {label} (loading {count} vocabularies)…",
+              label=literal(label), count=number(len(stored.REFERENCE_TOKENIZERS)))
+    bar = st.progress(0.0, text=title)
+    job = Job("tokenizer_core.jobs:references_json", (_text, held_out_pct))
+    try:
+        points = _kept(stored.references_recipe(_text, held_out_pct), job,
+                       stored.references_from_json, None,
+                       lambda text: bar.progress(0.0, text=f"{title} {text}"))
+    except Busy:
+        points = stored.reference_points(_text, held_out_pct, catalog.load_quietly)
+    finally:
+        bar.empty()
     fetched(("ref", digest, held_out_pct))
     return points
 
 
 def found_ready(digest: str, held_out_pct: int, name: str, sha256: str, text: str) -> bool:
     return ready(("found", digest, held_out_pct, name, sha256),
-                 [stored.found_recipe(text, held_out_pct, name, sha256)])
+                 lambda: [stored.found_recipe(text, held_out_pct, name, sha256)])
 
 
 def found_points(digest: str, held_out_pct: int, label: str, lang: str, text: str,
@@ -184,8 +199,8 @@ def hf_refused(digest: str, held_out_pct: int, _text: str) -> Refusal | None:
 
 def hf_ready(digest: str, held_out_pct: int, family: HFFamily, sizes: tuple[int, ...],
              text: str) -> bool:
-    recipes = [stored.hf_recipe(family, text, held_out_pct, size) for size in sizes]
-    return ready(("hf", digest, held_out_pct, family, sizes), recipes)
+    return ready(("hf", digest, held_out_pct, family, sizes),
+                 lambda: [stored.hf_recipe(family, text, held_out_pct, size) for size in sizes])
 
 
 @st.cache_data(max_entries=4 * CURVE_CACHE_ENTRIES, show_spinner=False)
@@ -196,7 +211,9 @@ def hf_family(
     """One HF family trained on the same training part at each size, each model in a worker;
     each comes from the on-disk store when it holds it. A rerun stops this (and kills the worker
     training a model), and the models already made stay in the store. Busy (a Refusal) when the
-    pool's queue is full."""
+    pool's queue is full. The points keep their numbers only (HFPoint.numbers): this cache holds
+    a line per corpus, family, held-out share and language, and with each model's text it held
+    up to a megabyte a point; a quality row reads the model back from the store (StoredHFModel)."""
     bar, update = _bar(_("Training {name} on {label}:", name=family_name(family),
                          label=literal(label)))
     points = []
@@ -211,11 +228,36 @@ def hf_family(
                           lambda text, done=done, step=step: update(done, len(sizes),
                                                                     f"{step} {text}"))
             if point is not None:
-                points.append(point)
+                points.append(point.numbers())
     finally:
         bar.empty()
     fetched(("hf", digest, held_out_pct, family, sizes))
     return points
+
+
+@dataclass(frozen=True)
+class StoredHFModel:
+    """One HF (or SentencePiece) line's model, named by plain values: called, it reads the whole
+    point (the model's text) from the on-disk store and builds the tokenizer, which only a
+    quality row not measured yet needs. Not in the store (a store turned off, or pruned), it is
+    trained again in a worker, as hf_family trained it."""
+
+    family: HFFamily
+    size: int
+    held_out_pct: int
+    text: str = field(repr=False)
+
+    def point(self) -> HFPoint:
+        job = Job("tokenizer_core.jobs:hf_point_json",
+                  (self.family, self.text, self.held_out_pct, self.size))
+        point = _kept(stored.hf_recipe(self.family, self.text, self.held_out_pct, self.size), job,
+                      stored.hf_point_from_json, None, lambda _text: None)
+        if point is None:
+            raise ValueError(f"{self.family} has no model of {self.size:,} on this text")
+        return point
+
+    def __call__(self) -> Tokenizer:
+        return self.point().tokenizer()
 
 
 def quality(digest: str, held_out_pct: int, spec: str, make: Callable[[], Tokenizer],
@@ -236,7 +278,10 @@ def _quality(
     make = _portable(spec, _make)
     if make is None:  # a models-folder or uploaded file: it runs in its own process already
         return stored.quality_row(_text, held_out_pct, spec, _make)
-    job = Job("tokenizer_core.jobs:quality_json", (_text, held_out_pct, spec, make))
+
+    def job() -> Job:  # on a store miss only: an HF model's text is read from the store then
+        return Job("tokenizer_core.jobs:quality_json", (_text, held_out_pct, spec, make()))
+
     try:
         return _kept(stored.quality_recipe(_text, held_out_pct, spec), job,
                      jobs.quality_from_json, None, lambda _text: None)
@@ -244,15 +289,20 @@ def _quality(
         return stored.quality_row(_text, held_out_pct, spec, _make)
 
 
-def _portable(spec: str, make: Callable[[], Tokenizer]) -> Callable[[], Tokenizer] | None:
-    """`make` as a worker can call it: ours (the curve's merges) and an HF line's model (its
-    text) pickle as they are; a built-in reference goes by name and the worker loads it once
-    (jobs.reference); None for anything else (catalog.get's found and uploaded files)."""
+def _portable(spec: str, make: Callable[[], Tokenizer]
+              ) -> Callable[[], Callable[[], Tokenizer]] | None:
+    """A function giving `make` as a worker can call it, or None when a worker cannot: ours (the
+    curve's merges) pickles as it is; an HF line's model as its text, read from the store when
+    the function is asked (StoredHFModel); a built-in reference goes by name and the worker
+    loads it once (jobs.reference); None for anything else (catalog.get's found and uploaded
+    files)."""
     kind, _, name = spec.partition(":")
+    if isinstance(make, StoredHFModel):
+        return lambda: make.point().tokenizer
     if kind in ("ours", "hf"):
-        return make
+        return lambda: make
     if kind == "ref" and name in stored.REFERENCE_TOKENIZERS:
-        return functools.partial(jobs.reference, name)
+        return lambda: functools.partial(jobs.reference, name)
     return None
 
 

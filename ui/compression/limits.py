@@ -18,3 +18,5 @@ BYTE_VOCABS = (500, 1_000, 2_000, 4_000)  # the same effect at byte level, on th
 KEEP = "session"  # every widget's persist_state: choices survive a visit to another page
 CURVE_CACHE_ENTRIES = 24  # training runs kept (each a few hundred KB)
 QUALITY_CACHE_ENTRIES = 256  # quality-table rows kept
+CHART_CACHE_ENTRIES = 32  # built charts shared by every session (shared.py; each a few hundred KB)
+TABLE_CACHE_ENTRIES = 32  # built quality tables shared by every session (shared.py)

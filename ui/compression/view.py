@@ -4,6 +4,7 @@ defaults, what each split trained on, notes on lines that end early, and the qua
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import dataclass
 from functools import partial
 from typing import Callable, Sequence
 
@@ -12,24 +13,21 @@ import streamlit as st
 
 from tokenizer_core import Tokenizer
 from tokenizer_core.measure.compression import BYTE_VOCAB, CompressionCurve, HeldOutSplit
-from tokenizer_core.measure.quality import HFPoint
 from ui.common import catalog
-from ui.common.i18n import _, number, percent
+from ui.common.i18n import _, current_language, number, percent
 from ui.common.safe_text import WORD_JOINER, literal
 from ui.common.shell import presentation_mode
 from ui.common.tables import csv_download
 from ui.compression import compute as compute
-from ui.compression.charts import curve_figure
-from ui.compression.corpora import COLORS, DEFAULT_CORPORA, CorpusChoice
+from ui.compression import shared
+from ui.compression.corpora import DEFAULT_CORPORA, CorpusChoice
 from ui.compression.frames import (
     DOUBLING_STEP,
     PERCENT_COLUMNS,
     QUALITY_TABS,
     column_title,
-    curve_frame,
     doubling_frame,
     family_label,
-    family_name,
     has_spaces,
     percent_view,
     projector_view,
@@ -106,10 +104,6 @@ def stop_notes(usable: Usable, metric: str) -> list[str]:
     return notes
 
 
-def _hf_label(point: HFPoint) -> str:
-    return _sized(family_name(point.family), point.vocab_size, point.requested)
-
-
 def _sized(name: str, vocab: int, asked: int | None = None) -> str:
     """A tokenizer's row label: its name and vocab size, and the size asked for when it differs."""
     if asked is None or vocab == asked:
@@ -118,28 +112,43 @@ def _sized(name: str, vocab: int, asked: int | None = None) -> str:
              asked=number(asked))
 
 
-def _quality_rows(usable: Usable, lines: Lines, compare: int, held_out_pct: int) -> list:
-    """(corpus, tokenizer label, Quality) for every tokenizer of the table. Each tokenizer goes
-    in as a factory: the cached measure builds it only when it is not cached yet (the real
-    tokenizers' vocab sizes come with their points, so a cached table loads no vocabulary)."""
+# corpus, the row's name as plain values (family, vocab size, size asked for or None), spec, factory
+Wanted = tuple[CorpusChoice, tuple[str, int, int | None], str, Callable[[], Tokenizer]]
+
+
+def _wanted_rows(usable: Usable, lines: Lines, compare: int, held_out_pct: int) -> list[Wanted]:
+    """(corpus, name, spec, factory) for every tokenizer of the table. Each tokenizer goes in as
+    a factory: the cached measure builds it only when it is not cached yet (the real tokenizers'
+    vocab sizes come with their points, so a cached table loads no vocabulary; an HF model's
+    text is read from the store only then, compute.StoredHFModel). The name is said only when
+    the table is built (_label): a shared table's key needs none of it in words."""
     hf, references = lines.hf, lines.references
-    rows = []
+    rows: list[Wanted] = []
     for corpus, _parts, curve in usable:
-        wanted: list[tuple[str, str, Callable[[], Tokenizer]]] = []
         vocab = compute.our_vocab(curve, compare)
-        label = _sized(family_label("ours"), vocab, compare)
-        wanted.append((label, f"ours:{vocab}", partial(curve.tokenizer, vocab - BYTE_VOCAB)))
+        rows.append((corpus, ("ours", vocab, compare), f"ours:{vocab}",
+                     partial(curve.tokenizer, vocab - BYTE_VOCAB)))
         for family, points in hf.get(corpus.key, {}).items():
-            wanted += [(_hf_label(p), f"hf:{family}:{compare}", p.tokenizer)
-                       for p in points if p.requested == compare]
+            rows += [(corpus, (p.family, p.vocab_size, p.requested), f"hf:{family}:{compare}",
+                      compute.StoredHFModel(p.family, compare, held_out_pct, corpus.text))
+                     for p in points if p.requested == compare]
         for name, size, *_rest in references.get(corpus.key, []):
             # a found file's sha256 in the spec: a file changed under its name is measured anew
             spec = f"ref:{name}:{catalog.version(name)}" if catalog.version(name) else f"ref:{name}"
-            wanted.append((_sized(family_label(name), size), spec, partial(catalog.get, name)))
-        for label, spec, make in wanted:
-            q = compute.quality(corpus.digest, held_out_pct, spec, make, corpus.text)
-            rows.append((corpus.label, label, q))
+            rows.append((corpus, (name, size, None), spec, partial(catalog.get, name)))
     return rows
+
+
+def _label(name: tuple[str, int, int | None]) -> str:
+    family, vocab, asked = name
+    return _sized(family_label(family), vocab, asked)
+
+
+def _quality_rows(wanted: Sequence[Wanted], held_out_pct: int) -> list:
+    """(corpus, tokenizer label, Quality) for every tokenizer of the table."""
+    return [(corpus.label, _label(name),
+             compute.quality(corpus.digest, held_out_pct, spec, make, corpus.text))
+            for corpus, name, spec, make in wanted]
 
 
 TEXT_COLUMNS = ("tokenizer", "corpus", "round trip", "what decoding loses")
@@ -199,18 +208,24 @@ def quality_section(usable: Usable, lines: Lines, compare: int, held_out_pct: in
           "short of it on a small corpus), and the real tokenizers at theirs. Hover a column "
           "title for its meaning.")
     )
-    frame = quality_frame(_quality_rows(usable, lines, compare, held_out_pct))
+    wanted = _wanted_rows(usable, lines, compare, held_out_pct)
+    # the table and its views, built once for every session (shared.py), keyed by plain values
+    key = ("quality", current_language(), big,
+           tuple((corpus.digest, held_out_pct, spec, corpus.label, name)
+                 for corpus, name, spec, _make in wanted))
+    table = shared.tables().get(key, lambda: _quality_table(wanted, held_out_pct, big))
+    frame = table.frame
     missing = [note for sizes, note in lines.missing.values() if compare in sizes]
     if missing:  # where the rows would be: a trainer that refused this size has none
         st.caption("\n".join("- " + _("Not in the table: {note}", note=note) for note in missing))
     if big:
-        _static_table(projector_view(frame))
+        st.table(table.projector)
         st.caption(_("Presentation mode shows the key columns; the CSV has every number."))
     else:
         tabs = st.tabs([_(name) for name in QUALITY_TABS])
-        for tab, columns in zip(tabs, QUALITY_TABS.values()):
+        for tab, view in zip(tabs, table.tabs):
             with tab:
-                _quality_tab(frame, columns)
+                _quality_tab(view)
     left, right = st.columns(2)
     csv_download(left, _("Download this table (CSV)"), frame, f"compression-quality-{compare}.csv",
                  key="cp_download_quality")
@@ -218,9 +233,41 @@ def quality_section(usable: Usable, lines: Lines, compare: int, held_out_pct: in
                  "compression-curves.csv", key="cp_download_curves")
 
 
+@dataclass(frozen=True)
+class TabView:
+    """One tab of the quality grid, ready to draw: the notes above it, its frame as the grid
+    shows it, the note on what decoding loses under it (each None when there is none)."""
+
+    notes: str | None
+    view: pd.DataFrame | None
+    lossy: str | None
+
+
+@dataclass(frozen=True)
+class QualityTable:
+    """The quality table (every number, for the CSV) and what the page draws of it: the grid's
+    tabs, or in presentation mode the static table of the key columns."""
+
+    frame: pd.DataFrame
+    tabs: tuple[TabView, ...] = ()
+    projector: pd.DataFrame | None = None
+
+
+def _quality_table(wanted: Sequence[Wanted], held_out_pct: int, big: bool) -> QualityTable:
+    frame = quality_frame(_quality_rows(wanted, held_out_pct))
+    if big:
+        return QualityTable(frame, projector=_static_frame(projector_view(frame)))
+    return QualityTable(frame, tabs=tuple(_tab_view(frame, columns)
+                                          for columns in QUALITY_TABS.values()))
+
+
 def _static_table(frame: pd.DataFrame) -> None:
-    """st.table reads Markdown in every cell and header: corpus names and the reasons quoting
-    them are user text, so all of it goes through literal()."""
+    st.table(_static_frame(frame))
+
+
+def _static_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame as st.table shows it. st.table reads Markdown in every cell and header: corpus
+    names and the reasons quoting them are user text, so all of it goes through literal()."""
     frame = frame.copy()
     if "corpus" in frame:  # a short Chinese name must not wrap a character a line ("英/文")
         frame["corpus"] = [_unbroken(str(name)) for name in frame["corpus"]]
@@ -228,7 +275,7 @@ def _static_table(frame: pd.DataFrame) -> None:
         index=literal, columns=lambda c: literal(_unbroken(column_title(c)) if c == "corpus"
                                                  else column_title(c)))
     shown.index.name = literal(column_title(frame.index.name)) if frame.index.name else None
-    st.table(shown)
+    return shown
 
 
 SHORT_NAME = 8  # characters: a corpus name this short is kept on one line in a static table
@@ -243,27 +290,42 @@ def _unbroken(text: str) -> str:
     return WORD_JOINER.join(text)
 
 
-def _quality_tab(frame: pd.DataFrame, columns: Sequence[str]) -> None:
+def _tab_view(frame: pd.DataFrame, columns: Sequence[str]) -> TabView:
     """One tab of the quality grid: tokenizer, corpus and `columns`. The per-word tab leaves out
     the corpora that have no words to count, and says so; the round-trip tab says in words what
     a lossy round trip loses (too long for a cell)."""
-    rows = _word_rows(frame) if "words kept whole" in columns else frame
+    notes = None
+    rows = frame
+    if "words kept whole" in columns:
+        rows, notes = _word_rows(frame)
+    view = None
     if not rows.empty:
         view = percent_view(rows.reset_index(drop=True)).loc[:, ["tokenizer", "corpus", *columns]]
+    lossy = None
+    if "round trip" in columns:
+        lost = rows[rows["round trip"] != "OK"]
+        lines = ["- " + _("{model} on {label}: {lost}", model=literal(t),
+                          label=literal(c), lost=literal(what))
+                 for t, c, what in zip(lost["tokenizer"], lost["corpus"],
+                                       lost["what decoding loses"])]
+        if lines:
+            lossy = _("What decoding loses:") + "\n" + "\n".join(lines)
+    return TabView(notes, view, lossy)
+
+
+def _quality_tab(tab: TabView) -> None:
+    if tab.notes is not None:
+        st.caption(tab.notes)
+    if tab.view is not None:
+        view = tab.view
         st.dataframe(view, hide_index=True, width="stretch", height="content",
                      column_config=_column_config(view))
-    if "round trip" in columns:
-        lossy = rows[rows["round trip"] != "OK"]
-        lines = ["- " + _("{model} on {label}: {lost}", model=literal(t),
-                          label=literal(c), lost=literal(lost))
-                 for t, c, lost in zip(lossy["tokenizer"], lossy["corpus"],
-                                       lossy["what decoding loses"])]
-        if lines:
-            st.caption(_("What decoding loses:") + "\n" + "\n".join(lines))
+    if tab.lossy is not None:
+        st.caption(tab.lossy)
 
 
-def _word_rows(frame: pd.DataFrame) -> pd.DataFrame:
-    """The rows with per-word numbers. A note per corpus: how many of its held-out words its
+def _word_rows(frame: pd.DataFrame) -> tuple[pd.DataFrame, str]:
+    """The rows with per-word numbers, and a note per corpus: how many of its held-out words its
     training part never has (the same for every tokenizer), or why it has no per-word numbers."""
     notes = []
     for corpus, part in frame.groupby("corpus", sort=False):
@@ -276,8 +338,8 @@ def _word_rows(frame: pd.DataFrame) -> pd.DataFrame:
         else:
             notes.append(_("{label} has no spaces between words: no per-word numbers.",
                            label=name))
-    st.caption("\n".join(f"- {note}" for note in notes))
-    return frame[frame.apply(has_spaces, axis=1).to_numpy(dtype=bool)]
+    rows = frame[frame.apply(has_spaces, axis=1).to_numpy(dtype=bool)]
+    return rows, "\n".join(f"- {note}" for note in notes)
 
 
 def doubling_section(curves: Sequence[tuple[str, CompressionCurve]], vocab: int, big: bool) -> None:
@@ -296,12 +358,12 @@ def doubling_section(curves: Sequence[tuple[str, CompressionCurve]], vocab: int,
 
 def draw_chart(slot, rows: list[dict], metric: str, compare: int, big: bool,
                key: str) -> pd.DataFrame:
-    """Draw (or redraw, under another key) the curve chart into `slot`; returns its frame."""
-    frame = curve_frame(rows).drop_duplicates(["corpus_key", "family", "kind", "vocab_size"])
-    if metric == "tokens_per_word" and frame["tokens_per_word"].isna().all():
+    """Draw (or redraw, under another key) the curve chart into `slot`; returns its frame
+    (read-only: it is shared, built once for every session, shared.py)."""
+    frame, figure = shared.chart(rows, metric, compare, big)
+    if figure is None:
         slot.info(_("Tokens per word needs text with spaces between words; pick English, code "
                     "or emoji."), icon="ℹ️")
     else:
-        slot.plotly_chart(curve_figure(frame, metric, COLORS, compare, big), width="stretch",
-                          config={"displaylogo": False}, key=key)
+        slot.plotly_chart(figure, width="stretch", config={"displaylogo": False}, key=key)
     return frame
