@@ -148,7 +148,7 @@ done
 # The nginx config, from the template: paths, the listen address and one line per replica.
 servers=""
 for ((i = 0; i < REPLICAS; i++)); do
-  servers+="        server 127.0.0.1:$((FIRST_PORT + i)) max_fails=1 fail_timeout=10s;"$'\n'
+  servers+="        server 127.0.0.1:$((FIRST_PORT + i)) max_fails=0;"$'\n'
 done
 user_line=""
 if ((EUID == 0)); then
