@@ -111,3 +111,37 @@ def test_the_play_button_looks_pressed_only_while_playing(open_app, wait_for_app
     assert play.get_attribute("aria-pressed") == "false"
     page.mouse.move(0, 0)  # off the button: its hover colour is not its state
     assert play.evaluate(background) == idle
+
+
+# Clicks an option of a segmented control, then, `delay` ms later (timed in the page, as above),
+# the player's Next as it is on the page then: the click lands while the rerun for the new option
+# is on its way, or just after the new player replaced the old one.
+OPTION_THEN_NEXT = """
+([option, delay]) => {
+  window.__clicked = 0;
+  const next = () => {  // in the page or in a component's shadow root
+    const selector = 'button[aria-label="Next step (→)"]';
+    const roots = [document, ...[...document.querySelectorAll("*")].map((n) => n.shadowRoot)];
+    return roots.filter(Boolean).map((r) => r.querySelector(selector)).find(Boolean);
+  };
+  option.click();
+  setTimeout(() => { next().click(); window.__clicked = 1; }, delay);
+}
+"""
+OPTION_DELAYS_MS = (0, 50, 100, 150, 250)  # CI lost the click at one of these; each is a round
+
+
+def test_a_next_clicked_while_the_tie_break_changes_is_kept(open_app, wait_for_app):
+    """CI run of stop 31: Next clicked just after a new tie-break landed on the old player; the
+    new training's player replaced it and the click's report died with it (ms_step stayed 0)."""
+    page = open_merge_steps(open_app, wait_for_app)
+    ties = page.get_by_role("radiogroup", name="Tie-break")
+    options = ("lexical", "first met")
+    for round_, delay in enumerate(OPTION_DELAYS_MS):
+        option = ties.get_by_role("radio", name=options[round_ % 2], exact=True)
+        page.evaluate(OPTION_THEN_NEXT, [option.element_handle(), delay])
+        page.wait_for_function("() => window.__clicked === 1")
+        wanted = round_ + 1
+        page.wait_for_url(re.compile(rf"ms_step={wanted}(&|$)"), timeout=15_000)
+        wait_for_app(page, ties.locator('[aria-checked="true"]', has_text=options[round_ % 2]))
+        assert step_text(page) == f"Step {wanted} / 10", f"round {round_} (delay {delay} ms)"

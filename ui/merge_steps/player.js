@@ -386,6 +386,7 @@ function build(host, data) {
   state.root = root;
   state.show = show;
   state.stop = stop;
+  state.settle = settle;
   state.onKey = onKey;
   return state;
 }
@@ -427,19 +428,30 @@ export default function (component) {
   const { data, parentElement, setStateValue } = component;
   let state = STATES.get(parentElement);
   if (!state || state.id !== data.id) {
-    if (state) { state.stop(); state.root.remove(); }
+    const old = state;
+    if (old) { old.stop(); old.root.remove(); LIVE.delete(old); }
     state = build(parentElement, JSON.parse(data.trace));  // parsed once per training
     state.id = data.id;
     state.seq = data.seq || 0;  // in step with the server: numbers go on from what it heard
     STATES.set(parentElement, state);
     LIVE.add(state);
-    state.show(data.step);
+    // subtle: a click can land on the old player while the new training is on its way (a
+    // tie-break just changed); its report died with it. The move is the user's: the new player
+    // takes it over and reports it, so no click is lost.
+    if (old && old.seq > (old.serverSeq || 0)) {
+      state.seq = Math.max(state.seq, old.seq);
+      state.show(Math.min(old.k, state.data.steps.length));
+      state.settle();
+    } else {
+      state.show(data.step);
+    }
   } else if ((data.seq || 0) >= state.seq && data.step !== state.serverStep &&
              data.step !== state.k) {
     state.stop();  // the server heard every move and moved the step itself (a link, a test)
     state.show(data.step);
   }  // else an answer to an older move: the report on its way brings the server up to date
   state.serverStep = data.step;
+  state.serverSeq = data.seq || 0;
   state.report = setStateValue;
   state.root.classList.toggle("big", Boolean(data.big));
   return () => {
