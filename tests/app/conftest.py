@@ -55,6 +55,22 @@ def open_page(app: AppTest, page: str, query: dict[str, str] | None = None) -> A
     return app
 
 
+def open_box(app: AppTest, key: str) -> AppTest:
+    """Open the lazy expander keyed `key` (ui.common.lazy_expander: drawn only while open), as a
+    person's click does, and run."""
+    app.session_state[key] = True
+    app.run()
+    return app
+
+
+def uploader(app: AppTest, key: str):
+    """The file uploader keyed `key`. One inside a lazy box (keyed `{key}_box`) is drawn only
+    while the box is open: then the box is opened first."""
+    if not any(u.key == key for u in app.file_uploader):
+        open_box(app, f"{key}_box")
+    return app.file_uploader(key=key)
+
+
 def page_components(app: AppTest) -> list:
     """The page's own components v2 (players, lattices), without the lone-surrogate guard
     that the shared sidebar mounts on every page."""

@@ -18,7 +18,7 @@ from tokenizer_core.samples import corpus_text, english_reference_corpus, sample
 from ui.compression.limits import MAX_CORPUS_BYTES
 from ui.compression.sentences import BYTE_LEVEL_TAB
 
-from .conftest import open_page, shown
+from .conftest import open_page, shown, uploader
 
 PAGE = "pages/compression.py"
 
@@ -191,7 +191,7 @@ def test_byte_level_rows_grow_then_reach_the_real_tokenizers(app):
 def test_good_upload_becomes_a_corpus(app):
     open_compression(app, corpora=("code",), cp_sentence_tab=BYTE_LEVEL_TAB)
     text = "The quick brown fox jumps over the lazy dog.\n" * 20
-    app.file_uploader(key="cp_upload").set_value(("fox.txt", text.encode(), "text/plain")).run()
+    uploader(app, "cp_upload").set_value(("fox.txt", text.encode(), "text/plain")).run()
     assert not app.exception and not app.error
     assert app.pills(key="cp_corpora").value == ["code", "upload"]
     assert any(shown(c.value).startswith("**Your text (fox.txt)**") for c in app.caption)
@@ -212,7 +212,7 @@ def test_bad_upload_keeps_the_page_and_says_why(app, trainings, content, message
     open_compression(app, corpora=("code", "emoji"))
     app.select_slider(key="cp_compare").set_value(500).run()
     trained = dict(trainings)
-    app.file_uploader(key="cp_upload").set_value(("bad.txt", content, "text/plain")).run()
+    uploader(app, "cp_upload").set_value(("bad.txt", content, "text/plain")).run()
     assert any(message in shown(e.value) for e in app.error)
     assert app.pills(key="cp_corpora").value == ["code", "emoji"]
     assert app.select_slider(key="cp_compare").value == 500
@@ -225,7 +225,7 @@ def test_the_upload_name_cannot_become_markdown(app):
     open_compression(app, corpora=("code",))
     name = "**x**![y](http://evil.example/y.png).txt"
     text = "The quick brown fox jumps over the lazy dog.\n" * 20
-    app.file_uploader(key="cp_upload").set_value((name, text.encode(), "text/plain")).run()
+    uploader(app, "cp_upload").set_value((name, text.encode(), "text/plain")).run()
     assert not app.exception
     from ui.common.catalog import ATTRIBUTIONS
 
@@ -234,7 +234,7 @@ def test_the_upload_name_cannot_become_markdown(app):
                [c.value for c in app.caption] + [m.value for m in app.markdown]]
     assert any(f"Your text ({name})" in shown(w) for w in written)
     assert not any("![" in w or "](" in w or "**x**" in w for w in written)
-    app.file_uploader(key="cp_upload").set_value((name, b"too short", "text/plain")).run()
+    uploader(app, "cp_upload").set_value((name, b"too short", "text/plain")).run()
     (error,) = [e.value for e in app.error]
     assert "![" not in error and "](" not in error and name in shown(error)
 

@@ -17,7 +17,7 @@ from ui.compression.corpora import BUILT_IN, builtin_text
 from ui.compression.lines import coming_note
 from ui.compression.view import DEFAULTS
 
-from .conftest import shown
+from .conftest import shown, uploader
 from .test_compression import PAGE, open_compression, quality_rows, runs  # noqa: F401 (fixture)
 
 SMALL = ("code", "emoji")  # the two smaller built-in corpora keep the test quick
@@ -109,19 +109,36 @@ def test_the_note_names_what_is_still_coming_and_escapes_user_text():
     assert "the controls work meanwhile" in note
 
 
-def test_a_new_corpus_is_counted_with_the_tokenizers_this_server_loaded(app, folder, loads):
-    """An upload is a store miss every time: its reference points (GPT-2 ... BERT) are counted
-    with the real tokenizers this server process loaded for the first corpus, not loaded again.
-    Before, each of ten uploads at once reloaded all nine vocabularies (#22: most of the
-    server's time in the ten-tab test)."""
-    open_compression(app, corpora=("code",))
-    assert set(loads) >= set(stored.REFERENCE_TOKENIZERS)  # an empty store: loaded once here
+def test_the_real_tokenizers_points_are_counted_in_a_worker(app, folder, loads):
+    """A store miss (a new corpus; an upload is one every time) counts the real tokenizers'
+    points (GPT-2 ... BERT) in a worker, which keeps its vocabularies loaded for the next
+    corpus: the server loads none of them (#22: about a second of its lock per corpus, and the
+    nine vocabularies' memory). The points are each library's own counts."""
+    from tests.shared import own_library_counter
+
+    app.session_state["cp_corpora"] = ["code"]
+    app.session_state["cp_hf"] = []
+    app.run()  # the Playground, the default page, loads its own tokenizers
     loads.clear()
+    app.switch_page(PAGE).run()
+    assert not app.exception
+    assert loads == []
+    code = builtin_text("code")
+    held_out = stored.split(code, limits.DEFAULT_HELD_OUT_PCT).held_out
+    recipe = stored.references_recipe(code, limits.DEFAULT_HELD_OUT_PCT)
+    sent = stored.references_from_json(store.cached(recipe, lambda: None, str, str))  # the worker's
+    counts = {name: stats.tokens for name, _size, stats, _hidden in sent}
+    assert list(counts) == list(stored.REFERENCE_TOKENIZERS)
+    for name in ("gpt2", "o200k_base", "llama3", "bert-base-uncased"):
+        assert counts[name] == own_library_counter(name)(held_out), name
+    assert quality_rows(app)[("Code", "GPT-2")]["tokens"] == counts["gpt2"]
     text = "Each upload is a corpus the store has never seen, so its points are counted now.\n" * 8
-    app.file_uploader(key="cp_upload").set_value(("new.txt", text.encode(), "text/plain")).run()
+    uploader(app, "cp_upload").set_value(("new.txt", text.encode(), "text/plain")).run()
     assert not app.exception and not app.error
     rows = quality_rows(app)
-    assert ("Your text (new.txt)", "GPT-2") in {(c, t) for c, t in rows}
+    upload_held_out = stored.split(text, limits.DEFAULT_HELD_OUT_PCT).held_out
+    assert rows[("Your text (new.txt)", "GPT-2")]["tokens"] == (
+        own_library_counter("gpt2")(upload_held_out))
     assert loads == []
 
 

@@ -18,7 +18,7 @@ from ui.languages.limits import (
     MAX_RULER_INPUT_CHARS,
 )
 
-from .conftest import open_page, shown
+from .conftest import open_page, shown, uploader
 
 PAGE = "pages/languages.py"
 TIKTOKEN = {"GPT-2": "gpt2", "cl100k_base": "cl100k_base", "o200k_base": "o200k_base"}
@@ -131,7 +131,7 @@ def test_premium_table_equals_tiktoken_on_the_built_in_pairs(app):
 def test_a_good_upload_replaces_the_pairs(app):
     open_tab(app, "English vs Chinese")
     tiny = "en\tzh\nGood morning.\t早上好。\nI like tea.\t我喜欢茶。\n"
-    app.file_uploader(key="lg_parallel_upload").set_value(("mine.tsv", tiny.encode(), "text/tab-separated-values")).run()
+    uploader(app, "lg_parallel_upload").set_value(("mine.tsv", tiny.encode(), "text/tab-separated-values")).run()
     assert not app.error and not app.exception
     assert any("mine" in c.value and "2 pairs" in c.value for c in app.caption)
     table = frame_with(app, "premium: ratio of totals").set_index("tokenizer")
@@ -154,7 +154,7 @@ def test_a_good_upload_replaces_the_pairs(app):
 )
 def test_a_bad_upload_names_the_line_and_the_page_keeps_working(app, content, message):
     open_tab(app, "English vs Chinese")
-    app.file_uploader(key="lg_parallel_upload").set_value(("bad.tsv", content, "text/plain")).run()
+    uploader(app, "lg_parallel_upload").set_value(("bad.tsv", content, "text/plain")).run()
     assert not app.exception
     errors = [shown(e.value) for e in app.error]
     assert any(message in e for e in errors), errors
@@ -166,20 +166,20 @@ def test_a_bad_upload_names_the_line_and_the_page_keeps_working(app, content, me
 
 def test_a_bad_upload_after_a_good_one_keeps_the_good_one_and_removing_it_goes_back(app):
     open_tab(app, "English vs Chinese")
-    uploader = app.file_uploader(key="lg_parallel_upload")
-    uploader.set_value(("mine.tsv", "en\tzh\nHi.\t你好。\n".encode(), "text/plain")).run()
-    app.file_uploader(key="lg_parallel_upload").set_value(("worse.tsv", b"en,zh\nHi.,x\n", "text/plain")).run()
+    box = uploader(app, "lg_parallel_upload")
+    box.set_value(("mine.tsv", "en\tzh\nHi.\t你好。\n".encode(), "text/plain")).run()
+    uploader(app, "lg_parallel_upload").set_value(("worse.tsv", b"en,zh\nHi.,x\n", "text/plain")).run()
     errors = [shown(e.value) for e in app.error]
     assert any("worse.tsv, line 1" in e and "tab" in e and "Still using mine.tsv" in e for e in errors)
     assert frame_with(app, "premium: ratio of totals").set_index("tokenizer").loc["GPT-2", "EN tokens"] == count("gpt2", "Hi.")
-    app.file_uploader(key="lg_parallel_upload").set_value(None).run()
+    uploader(app, "lg_parallel_upload").set_value(None).run()
     assert any("50 pairs" in c.value for c in app.caption) and not app.error
 
 
 def test_user_text_in_an_error_cannot_become_markdown(app):
     open_tab(app, "English vs Chinese")
     content = "![x](http://evil.example/x.png) [click](javascript:alert(1))\n".encode()
-    app.file_uploader(key="lg_parallel_upload").set_value(("**x**.tsv", content, "text/plain")).run()
+    uploader(app, "lg_parallel_upload").set_value(("**x**.tsv", content, "text/plain")).run()
     (error,) = [e.value for e in app.error]  # the raw Markdown sent to the browser
     assert "![" not in error and "](" not in error and "**x**" not in error
     assert "\\!\\[x\\]" in error
@@ -205,7 +205,7 @@ def parallel_file(n: int) -> bytes:
 def test_a_file_at_the_pair_bound_completes_with_a_status_and_tiktokens_counts(app):
     open_tab(app, "English vs Chinese")
     content = parallel_file(MAX_PARALLEL_PAIRS)
-    app.file_uploader(key="lg_parallel_upload").set_value(("big.tsv", content, "text/plain")).run()
+    uploader(app, "lg_parallel_upload").set_value(("big.tsv", content, "text/plain")).run()
     assert not app.exception and not app.error
     assert any(f"{MAX_PARALLEL_PAIRS:,} pairs" in c.value for c in app.caption)
     (status,) = app.status  # the count's status box stays, folded, saying what it took
@@ -222,7 +222,7 @@ def test_a_file_at_the_pair_bound_completes_with_a_status_and_tiktokens_counts(a
 def test_a_file_over_the_pair_bound_says_so_and_keeps_the_pairs(app):
     open_tab(app, "English vs Chinese")
     content = parallel_file(MAX_PARALLEL_PAIRS + 1)
-    app.file_uploader(key="lg_parallel_upload").set_value(("huge.tsv", content, "text/plain")).run()
+    uploader(app, "lg_parallel_upload").set_value(("huge.tsv", content, "text/plain")).run()
     errors = [shown(e.value) for e in app.error]
     assert any(f"{MAX_PARALLEL_PAIRS + 1:,} pairs, over the bound of {MAX_PARALLEL_PAIRS:,}" in e
                and "Still using data/parallel/en_zh.tsv" in e for e in errors), errors

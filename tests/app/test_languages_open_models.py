@@ -16,7 +16,7 @@ import pytest
 from tokenizer_core.reference.open_models import OPEN_MODELS
 from tokenizer_core.samples import emoji_catalogue, multilingual_set, parallel_pairs
 
-from .conftest import open_page, shown
+from .conftest import open_page, shown, uploader
 from .test_languages import PAGE, charts, frame_with, open_tab
 
 LABELS = {"gpt2": "GPT-2", "cl100k_base": "cl100k_base", "o200k_base": "o200k_base",
@@ -114,7 +114,7 @@ def test_the_heat_table_shows_every_language_and_tokenizer(app, oracle):
 def test_a_many_language_upload_replaces_the_rows(app, oracle):
     open_tab(app, "Many languages")
     content = "en\tfr\tpt-BR\nGood night.\tBonne nuit.\tBoa noite.\nThanks.\tMerci.\tObrigado.\n"
-    app.file_uploader(key="lg_multi_upload").set_value(("mine.tsv", content.encode(), "text/plain")).run()
+    uploader(app, "lg_multi_upload").set_value(("mine.tsv", content.encode(), "text/plain")).run()
     assert not app.exception and not app.error
     table = frame_with(app, "code").set_index("code")
     assert list(table.index) == ["en", "fr", "pt-BR"]
@@ -133,7 +133,7 @@ def test_a_many_language_upload_replaces_the_rows(app, oracle):
 )
 def test_a_bad_many_language_upload_names_the_line_and_keeps_the_rows(app, content, message):
     open_tab(app, "Many languages")
-    app.file_uploader(key="lg_multi_upload").set_value(("bad.tsv", content, "text/plain")).run()
+    uploader(app, "lg_multi_upload").set_value(("bad.tsv", content, "text/plain")).run()
     assert not app.exception
     errors = [shown(e.value) for e in app.error]
     assert any(message in e and "Still using data/parallel/multi.tsv" in e for e in errors), errors

@@ -16,7 +16,7 @@ from ui.common.lesson_file import LESSON_FORMAT, LessonFileError, Step, load_les
 from ui.common.lesson_plan import NOTICE_KEY, UPLOAD_KEY, app_pages
 from ui.common.page_state import PENDING_KEY
 
-from .conftest import open_link, open_page
+from .conftest import open_link, open_page, uploader
 
 TEXTS = {  # every page's texts that a lesson file may carry (what ui/*/link reads as text)
     "playground": ["text"],
@@ -73,7 +73,7 @@ def test_every_page_takes_what_json_can_hold_quietly(app, page):
 
     raw = ('{"format": "%s", "version": 1, "steps": [{"page": "%s", "params": {"n": %s}}]}'
            % (LESSON_FORMAT, page, DIGITS)).encode()
-    app.file_uploader(key=UPLOAD_KEY).set_value(("big.json", raw, "application/json")).run()
+    uploader(app, UPLOAD_KEY).set_value(("big.json", raw, "application/json")).run()
     assert not app.exception, [e.value for e in app.exception]
     kind, message = app.session_state[NOTICE_KEY]
     assert kind == "error" and "5,000 digits" in message
@@ -90,7 +90,7 @@ def test_a_title_with_half_a_surrogate_pair_shows_u_fffd(app):
     raw = json.dumps({"format": LESSON_FORMAT, "version": 1, "steps": [
         {"page": "playground", "title": "one \ud800"}, {"page": "languages", "title": "two"}]})
     app = open_page(app, "pages/playground.py")
-    app.file_uploader(key=UPLOAD_KEY).set_value(("t.json", raw.encode(), "application/json")).run()
+    uploader(app, UPLOAD_KEY).set_value(("t.json", raw.encode(), "application/json")).run()
     assert not app.exception, [e.value for e in app.exception]
     assert any("one \ufffd" in m.value for m in app.sidebar.markdown)
 

@@ -32,7 +32,7 @@ from ui.common.page_state import PENDING_KEY, SCREEN_KEY
 from ui.merge_steps.limits import MAX_URL_TEXT_CHARS as MERGE_LINK_CHARS
 from ui.playground.limits import MAX_URL_TEXT_CHARS
 
-from .conftest import open_link, open_page
+from .conftest import open_box, open_link, open_page, uploader
 
 PAGES = ["languages", "merge_steps", "playground"]
 
@@ -164,10 +164,12 @@ def test_a_bad_value_in_a_lesson_step_is_a_note_not_a_crash(app):
 
 def test_a_path_built_from_screens_walks_back_and_forth(app):
     app = open_page(app, "pages/languages.py")
+    open_box(app, "lesson_upload_box")  # the sidebar's tools, drawn only while open
     app.button(key="lesson_add").click().run()
     app.switch_page("pages/merge_steps.py").run()
     app.selectbox(key="ms_source").set_value("preset:low_newest").run()
     app.number_input(key="ms_merges").set_value(4).run()
+    open_box(app, "lesson_upload_box")  # a page of its own: the box starts closed there
     app.button(key="lesson_add").click().run()
     plan = app.session_state[PLAN_KEY]
     assert [s.page for s in plan] == ["languages", "merge_steps"]
@@ -191,19 +193,20 @@ PRACTICE_777 = {"page": "practice", "title": "Masking, seed 777",
 
 def upload_lesson(app, steps: list[dict]) -> tuple[str, str, bytes, str]:
     """Choose a lesson file in the sidebar's box; the upload as the browser keeps it."""
-    app.file_uploader(key=UPLOAD_KEY).set_value(("lesson.json", lesson(steps), "application/json"))
-    upload = app.file_uploader(key=UPLOAD_KEY)._files[0]
+    uploader(app, UPLOAD_KEY).set_value(("lesson.json", lesson(steps), "application/json"))
+    upload = uploader(app, UPLOAD_KEY)._files[0]
     app.run()
     assert not app.exception, [e.value for e in app.exception]
     return upload
 
 
 def still_in_the_box(app, upload: tuple[str, str, bytes, str]) -> None:
-    """What the browser does after a page switch: the uploader's id includes the page, so the
-    new page's uploader is a new widget, and the browser hands it the file still in the box
-    (same file_id) with the next change of any control. subtle: AppTest gives each set_value a
+    """What the browser did after a page switch: the uploader's id includes the page, so the
+    new page's uploader is a new widget, and the browser handed it the file still in the box
+    (same file_id) with the next change of any control. Now the box is closed on the new page
+    and its uploader not drawn; the guard stays, and this opens the box to test it. subtle: AppTest gives each set_value a
     new file_id (a new upload), so the kept upload is put back as it was."""
-    app.file_uploader(key=UPLOAD_KEY)._files = [upload]
+    uploader(app, UPLOAD_KEY)._files = [upload]
 
 
 def test_a_lesson_file_of_one_screen_is_opened_once(app):

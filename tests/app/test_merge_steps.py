@@ -18,7 +18,7 @@ from tokenizer_core.samples import load_preset
 from tokenizer_core.trainers.textbook import textbook_train as textbook_function
 from ui.merge_steps.limits import MAX_CORPUS_CHARS, MAX_MERGES
 
-from .conftest import open_page, page_components, shown
+from .conftest import open_page, page_components, shown, uploader
 
 PAGE = "pages/merge_steps.py"
 TABS = {"learn": "🎬 Watch BPE learn", "replay": "🔁 Encode replay", "versus": "⚖️ BPE vs WordPiece",
@@ -283,7 +283,7 @@ def test_a_bad_upload_keeps_the_text_and_says_why(app, content, message):
     open_page(app, PAGE)
     choose(app, "own")
     app.text_area(key="ms_text").set_value("my own corpus text").run()
-    app.file_uploader(key="ms_upload").set_value(("bad.txt", content, "text/plain")).run()
+    uploader(app, "ms_upload").set_value(("bad.txt", content, "text/plain")).run()
     assert any(message in said(e) for e in app.error)
     assert app.text_area(key="ms_text").value == "my own corpus text"
 
@@ -291,7 +291,7 @@ def test_a_bad_upload_keeps_the_text_and_says_why(app, content, message):
 def test_a_good_upload_becomes_the_corpus(app):
     open_page(app, PAGE)
     choose(app, "own")
-    app.file_uploader(key="ms_upload").set_value(("c.txt", "low lower lowest".encode(), "text/plain")).run()
+    uploader(app, "ms_upload").set_value(("c.txt", "low lower lowest".encode(), "text/plain")).run()
     assert app.text_area(key="ms_text").value == "low lower lowest"
     assert trace(app)["steps"][0]["pair"] == "('l','o')"
 
@@ -315,7 +315,7 @@ def test_user_text_stays_inert_in_messages_and_charts(app):
     open_page(app, PAGE)
     choose(app, "own")
     name = "![x](http://example.com/x.png).txt"
-    app.file_uploader(key="ms_upload").set_value((name, b"\xff\xfe", "text/plain")).run()
+    uploader(app, "ms_upload").set_value((name, b"\xff\xfe", "text/plain")).run()
     assert any(literal(name) in e.value for e in app.error)  # no image, no link: the characters
     app.text_area(key="ms_text").set_value("<b>b</b> <b>b</b> <a>").run()
     tab(app, "versus")

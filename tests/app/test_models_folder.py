@@ -22,7 +22,7 @@ from tokenizer_core.reference import local_models
 from tokenizer_core.samples import sample_text
 from ui.common import limits
 
-from .conftest import REPO, TIMEOUT_S, open_page, shown
+from .conftest import REPO, TIMEOUT_S, open_box, open_page, shown
 
 PAGE = "pages/playground.py"
 DEEPSEEK_HF = "hf:deepseek-ai/DeepSeek-V4-Flash"
@@ -71,6 +71,7 @@ def test_the_playground_offers_the_folder_and_the_cache_with_their_own_librarys_
 def test_the_listing_shows_size_and_sha256_and_why_a_file_is_not_offered(app, places):
     folder, _ = places
     open_page(app, PAGE)
+    open_box(app, "pg_found_box")  # the listing is drawn while its box is open
     (table,) = [d.value for d in app.dataframe if "sha256" in d.value.columns]
     qwen = table[table["Name"] == "local:qwen"].iloc[0]
     assert qwen["sha256"] == local_models.sha256_of(folder / "qwen.tiktoken")
@@ -88,6 +89,7 @@ def test_a_file_added_while_the_server_runs_is_offered_after_look_again(app, pla
     open_page(app, PAGE)
     assert "local:late" not in app.multiselect(key="pg_tokenizers").options
     (folder / "late.json").write_text(plain_bpe())
+    open_box(app, "pg_found_box")  # its button is drawn while the box is open
     app.button(key="pg_rescan").click().run()
     assert "local:late" in app.multiselect(key="pg_tokenizers").options
     # and a new session (another student) sees it from the start, with no restart

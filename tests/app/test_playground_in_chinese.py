@@ -15,13 +15,13 @@ from collections import Counter
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.shared import tiktoken_encoding
+from tests.shared import html_frames, tiktoken_encoding
 from ui.common import i18n
 from ui.common.lesson_file import LESSON_FORMAT, dump_lesson
 from ui.common.lesson_plan import NOTICE_KEY, PLAN_KEY, UPLOAD_KEY
 from ui.common.safe_text import literal
 
-from .conftest import REPO, TIMEOUT_S, open_page
+from .conftest import REPO, TIMEOUT_S, open_box, open_page, uploader
 
 PAGE = "pages/playground.py"
 ZH = i18n.translations("zh")
@@ -41,8 +41,8 @@ def numbers_on_screen(app: AppTest) -> Counter[str]:
     """Every run of digits the page's own numbers show: metrics, tables, captions (the sidebar's
     words excepted: they hold none of the page's numbers)."""
     texts = [m.value for m in app.metric] + [c.value for c in app.main.caption]
-    for frame in app.dataframe:
-        texts += [str(v) for v in frame.value.to_numpy().ravel()]
+    for frame in [f.value for f in app.dataframe] + html_frames(app):
+        texts += [str(v) for v in frame.to_numpy().ravel()]
     return Counter(d for text in texts for d in re.findall(r"\d+", text))
 
 
@@ -56,7 +56,7 @@ def test_the_playground_speaks_chinese_from_a_link(app):
     assert [s.value for s in app.subheader] == [zh("Numbers"), zh("Tokens")]
     assert {m.label for m in app.metric} == {zh("Tokens")}
     # The table's headers are Chinese; its token text and ids are what the tokenizer gave.
-    headers = list(app.dataframe[0].value.columns)
+    headers = list(html_frames(app)[0].columns)
     assert zh("tokenizer") in headers and zh("round trip") in headers
     assert "tokenizer" not in headers
     # The token panels' readout line, which the core writes in English, is said in Chinese.
@@ -93,12 +93,13 @@ def test_a_count_over_a_thousand_is_grouped_in_chinese_too(app):
 
 def saved_lesson(app: AppTest) -> bytes:
     """This screen, added to the teacher's path, as the lesson file the sidebar downloads."""
+    open_box(app, "lesson_upload_box")  # the sidebar's tools, drawn only while open
     app.button(key="lesson_add").click().run()
     return dump_lesson(app.session_state[PLAN_KEY]).encode("utf-8")
 
 
 def open_file(app: AppTest, raw: bytes) -> AppTest:
-    app.file_uploader(key=UPLOAD_KEY).set_value(("lesson.json", raw, "application/json")).run()
+    uploader(app, UPLOAD_KEY).set_value(("lesson.json", raw, "application/json")).run()
     assert not app.exception, [e.value for e in app.exception]
     return app
 
@@ -159,7 +160,7 @@ def test_a_file_that_is_not_a_tokenizer_is_refused_in_chinese(app):
     from tokenizer_core.reference.isolated import _NAMED
 
     chinese_app(app)
-    app.file_uploader(key="pg_hf_upload").set_value(
+    uploader(app, "pg_hf_upload").set_value(
         ("bad.json", b'{"hello": 1}', "application/json")).run()
     assert not app.exception
     kind, message = app.session_state["pg_hf_message"]
@@ -173,7 +174,7 @@ def test_a_text_upload_too_long_is_refused_in_chinese(app):
 
     chinese_app(app)
     before = app.text_area(key="pg_text").value
-    app.file_uploader(key="pg_upload").set_value(
+    uploader(app, "pg_upload").set_value(
         ("long.txt", ("字" * (MAX_TOKENIZE_CHARS + 1)).encode(), "text/plain")).run()
     assert not app.exception
     assert app.text_area(key="pg_text").value == before

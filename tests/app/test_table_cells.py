@@ -11,7 +11,7 @@ import pytest
 from tests.shared import tiktoken
 from ui.common.tables import token_frame
 
-from .conftest import open_page, shown
+from .conftest import open_page, shown, uploader
 
 NO_SPACES = "n/a: no spaces in Chinese"
 SHORT_TEXT = "The quick brown fox jumps over the lazy dog.\n" * 20  # runs out of pairs before 500
@@ -45,7 +45,7 @@ def open_compression_with_a_short_upload(app):
     app.session_state["cp_corpora"] = ["chinese"]
     app.session_state["cp_hf"] = []
     open_page(app, "pages/compression.py")
-    app.file_uploader(key="cp_upload").set_value(("fox.txt", SHORT_TEXT.encode(), "text/plain"))
+    uploader(app, "cp_upload").set_value(("fox.txt", SHORT_TEXT.encode(), "text/plain"))
     app.run()
     assert app.pills(key="cp_corpora").value == ["chinese", "upload"]
     return app

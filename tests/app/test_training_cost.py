@@ -22,7 +22,7 @@ from tokenizer_core.lessons.bpe_steps import build_lesson
 from ui.merge_steps.limits import MAX_TRACE_BYTES, TOP_CANDIDATES
 from ui.merge_steps.player import json_bytes, player_payload
 
-from .conftest import open_page, page_components, shown
+from .conftest import open_page, page_components, shown, uploader
 
 MERGE_STEPS = "pages/merge_steps.py"
 COMPRESSION = "pages/compression.py"
@@ -111,7 +111,7 @@ def test_compression_on_60_kb_of_chinese_with_no_spaces_answers_and_says_why_no_
     app.session_state["cp_corpora"] = []
     app.session_state["cp_hf"] = ["bpe_bytes", "wordpiece", "unigram"]  # the page's default
     open_page(app, COMPRESSION)
-    app.file_uploader(key="cp_upload").set_value(("chinese.txt", text.encode(), "text/plain"))
+    uploader(app, "cp_upload").set_value(("chinese.txt", text.encode(), "text/plain"))
     app.run()
     assert not app.exception, [e.value for e in app.exception]
     notes = "\n".join(shown(c.value) for c in app.caption)

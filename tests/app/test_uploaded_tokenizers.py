@@ -16,7 +16,7 @@ from streamlit.runtime.caching import cache_data_api, cache_resource_api
 from tests.hostile_tokenizers import plain_bpe, split_on, wordpiece_without_unk
 from ui.common.limits import MAX_UPLOADED_TOKENIZERS
 
-from .conftest import open_page, shown
+from .conftest import open_page, shown, uploader
 
 PAGE = "pages/playground.py"
 NOT_A_TOKENIZER = "is not a tokenizer.json that HF tokenizers"
@@ -24,7 +24,7 @@ NOT_A_TOKENIZER = "is not a tokenizer.json that HF tokenizers"
 
 def upload(app, name: str, json_text: str):
     data = json_text.encode("utf-8")
-    return app.file_uploader(key="pg_hf_upload").set_value((name, data, "application/json")).run()
+    return uploader(app, "pg_hf_upload").set_value((name, data, "application/json")).run()
 
 
 def errors(app) -> list[str]:

@@ -37,7 +37,7 @@ from tokenizer_core.reference.isolated import IsolatedTokenizer
 from tokenizer_core.reference.open_models import QWEN_FILE, QWEN_PAT, packaged_path
 from ui.vocabulary.limits import MAX_FOUND_VOCAB_IDS, MAX_TABLE_ROWS
 
-from .conftest import REPO, TIMEOUT_S, open_link, open_page, shown
+from .conftest import REPO, TIMEOUT_S, open_box, open_link, open_page, shown
 
 PAGE = "pages/vocabulary.py"
 FOUND = ["local:huge", "local:lower", "local:qwen", "local:trained", "hf:course/lower"]
@@ -181,6 +181,7 @@ def test_every_tab_works_on_a_folder_file(app, places, qwen):
 
 def test_a_file_claiming_a_billion_ids_says_why_while_the_others_work(app, places):
     open_page(app, PAGE)
+    open_box(app, "vc_found_box")  # the listing, with why a file is not offered
     warnings = [shown(w.value) for w in app.warning]
     (broken,) = [w for w in warnings if "broken.json" in w]
     assert "this is not a tokenizer.json that HF tokenizers" in broken

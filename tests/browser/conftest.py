@@ -417,11 +417,12 @@ def wait_for_app_fixture() -> Callable[..., None]:
 
 @pytest.fixture
 def open_app(page, app_server: AppServer) -> Callable[..., object]:
-    """open_app(path="", expect=APP_TITLE) -> the page, navigated and idle."""
+    """open_app(path="", expect=APP_TITLE, timeout_ms=WAIT_TIMEOUT_MS) -> the page, navigated
+    and idle (a page that trains on its first visit to an empty store needs longer)."""
 
-    def open_(path: str = "", expect=APP_TITLE):
+    def open_(path: str = "", expect=APP_TITLE, *, timeout_ms: int = WAIT_TIMEOUT_MS):
         page.goto(f"{app_server.url}/{path.lstrip('/')}")
-        wait_for_app(page, expect)
+        wait_for_app(page, expect, timeout_ms=timeout_ms)
         return page
 
     return open_

@@ -29,8 +29,10 @@ from tokenizer_core.reference.local_models import (
     sha256_of,
 )
 from ui.common.i18n import _, explain, number
+from ui.common.lazy_expander import lazy_expander
 from ui.common.limits import MAX_FOUND_MODELS, MAX_TOKENIZER_JSON_BYTES, MAX_TOKENIZER_JSON_SECONDS
 from ui.common.safe_text import literal
+from ui.common.table_view import show_table
 
 _SCAN_KEY = "found_models_scan"
 _KINDS = {"tokenizer.json": "HF tokenizer.json", "sentencepiece": "SentencePiece .model",
@@ -148,10 +150,13 @@ def _not_offered() -> list[tuple[str, str]]:
 
 def folder_ui(prefix: str) -> None:
     """An expander listing the models folder and the Hugging Face cache: what is offered, with
-    size and sha256, what is not, with why, and a button to look again."""
+    size and sha256, what is not, with why, and a button to look again (drawn while open)."""
+    box = lazy_expander(_("Tokenizers on this machine (models folder, Hugging Face cache)"),
+                        key=f"{prefix}_found_box")
+    if not box.open:
+        return  # closed: nothing of it is sent (its table, its button)
     found = current()
-    with st.expander(_("Tokenizers on this machine (models folder, Hugging Face cache)"),
-                     key=f"{prefix}_found_box"):
+    with box:
         st.caption(_("Put a tokenizer in {folder} (set TOKEX_MODELS_DIR to use another folder): "
                      "a folder with tokenizer.json, a SentencePiece .model, or a .tiktoken file "
                      "with its .tiktoken.json sidecar. Tokenizers already in the Hugging Face "
@@ -159,13 +164,13 @@ def folder_ui(prefix: str) -> None:
                      folder=literal(str(found.folder)), cache=literal(str(found.hf_cache))))
         offered = _offered()
         if offered:
-            st.dataframe(pd.DataFrame({
+            show_table(pd.DataFrame({
                 _("Name"): list(offered),
                 _("Kind"): [_KINDS[m.kind] for m in offered.values()],
                 # as text in the session's locale: the grid's own number format has no locale
                 _("Bytes"): [number(m.size) for m in offered.values()],
                 "sha256": [m.sha256 for m in offered.values()],
-            }), hide_index=True, width="stretch")
+            }))
         else:
             st.info(_("No tokenizer found in either place."), icon="📂")
         for path, reason in _not_offered():

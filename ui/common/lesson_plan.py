@@ -20,6 +20,7 @@ from pathlib import Path
 import streamlit as st
 
 from ui.common.i18n import LANG_KEY, LANG_PARAM, LANGUAGES, _, current_language, explain, ngettext
+from ui.common.lazy_expander import lazy_expander
 from ui.common.lesson_file import LessonFileError, Step, dump_lesson, load_lesson
 from ui.common.page_state import PENDING_KEY, PRESENT_PARAM, PRESENTATION_KEY, SCREEN_KEY
 from ui.common.safe_text import literal
@@ -149,7 +150,10 @@ def lesson_sidebar(page: str, title: str) -> None:
                     disabled=at == 0, width="stretch")
         forward.button(_("Next ▶"), key="lesson_next", on_click=_go, args=(at + 1,),
                        disabled=at == len(plan) - 1, width="stretch")
-    with st.expander(_("Lesson links and files")):
+    box = lazy_expander(_("Lesson links and files"), key=f"{UPLOAD_KEY}_box")
+    if not box.open:
+        return  # on every page's first view: its buttons and uploader only once asked for
+    with box:
         st.caption(_("The link in the address bar reopens this screen. Text too long for a link, "
                      "or a path of several screens, goes into a lesson file."))
         screen = st.session_state.setdefault(SCREEN_KEY, {})

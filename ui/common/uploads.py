@@ -18,6 +18,7 @@ import streamlit as st
 
 from tokenizer_core.messages import N_, Refusal
 from ui.common.i18n import _, explain
+from ui.common.lazy_expander import lazy_expander
 from ui.common.safe_text import literal
 
 Decode = Callable[[bytes, str], str]  # (file's bytes, file's name) -> text, or ValueError
@@ -79,13 +80,20 @@ def text_upload_ui(
     label: str | None = None,
 ) -> None:
     """An expander holding a .txt uploader (key `{prefix}_upload`) and, under it, why the last
-    file was refused. `decode` reads the file (bounds, UTF-8); `use` takes the text. `title` and
-    `label` are in the session's language (the defaults are translated here)."""
+    file was refused (drawn while it is open). `decode` reads the file (bounds, UTF-8); `use`
+    takes the text. `title` and `label` are in the session's language (the defaults are
+    translated here)."""
     error = st.session_state.get(f"{prefix}_upload_error")
     # subtle: keyed, so the box keeps its identity (and stays open) when what is drawn above it
-    # changes between runs; and open while a refusal waits, so the reason is never hidden
-    with st.expander(title if title is not None else _("Upload a .txt file"),
-                     expanded=bool(error), key=f"{prefix}_upload_box"):
+    # changes between runs; and open while a refusal waits, so the reason is never hidden (a
+    # switch of language makes a new box: it opens again)
+    if error:
+        st.session_state[f"{prefix}_upload_box"] = True
+    box = lazy_expander(title if title is not None else _("Upload a .txt file"),
+                        key=f"{prefix}_upload_box")
+    if not box.open:
+        return
+    with box:
         st.file_uploader(label if label is not None else _("UTF-8 text"), type=["txt"],
                          key=f"{prefix}_upload",
                          on_change=_take_upload, args=(prefix, decode, use))

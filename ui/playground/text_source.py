@@ -14,6 +14,7 @@ import streamlit as st
 from tokenizer_core.samples import playground_presets
 from ui.common import catalog, found_models
 from ui.common.i18n import _, number
+from ui.common.lazy_expander import lazy_expander
 from ui.common.page_state import KEEP
 from ui.common.pills import fill_from_pills
 from ui.common.unicode_guard import REPLACEMENT, REPLACEMENT_NOTE
@@ -81,8 +82,12 @@ def own_files_ui(prefix: str) -> None:
     text_file, tokenizer_file = st.columns(2)
     with text_file:
         text_upload_ui(prefix, decode_upload, partial(_use_upload, prefix))
-    with tokenizer_file.expander(_("Add your own tokenizer.json (Hugging Face format)")):
-        st.file_uploader("tokenizer.json", type=["json"], key=f"{prefix}_hf_upload",
-                         on_change=catalog.upload_callback, args=(prefix,))
-        catalog.show_upload_message(prefix)
+    with tokenizer_file:
+        box = lazy_expander(_("Add your own tokenizer.json (Hugging Face format)"),
+                            key=f"{prefix}_hf_upload_box")
+        if box.open:
+            with box:
+                st.file_uploader("tokenizer.json", type=["json"], key=f"{prefix}_hf_upload",
+                                 on_change=catalog.upload_callback, args=(prefix,))
+                catalog.show_upload_message(prefix)
     found_models.folder_ui(prefix)  # the models folder and the HF cache, with a rescan button
