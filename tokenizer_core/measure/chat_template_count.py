@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from ..interface import Tokenizer
-from .sequences_chat import Framed, Message, Part, Role, _counted
+from .sequences_chat import Framed, Message, Part, Role, framed_counts
 
 
 @dataclass(frozen=True)
@@ -135,7 +135,7 @@ def count_template(tokenizer: Tokenizer, rendered: str, messages: Sequence[Messa
              if marked_rendering is not None else None) or _searched(rendered, messages)
     parts = template_parts(rendered, messages, tokenizer.special_tokens, spans)
     tokens = tokenizer.encode(rendered, allowed_special="all", disallowed_special=())
-    framed = _counted(rendered, parts, tokens)
+    framed = framed_counts(rendered, parts, tokens)
     content = iter(n for p, n in zip(framed.parts, framed.part_tokens) if p.kind == "content")
     found = tuple(span is not None for span in spans)
     per_message = tuple(next(content) if was_found else None for was_found in found)

@@ -211,7 +211,7 @@ def count_framed(tokenizer: Tokenizer, parts: Sequence[Part], specials: Sequence
     _refuse_markers_in_content(parts, specials)
     ids = special_set(specials, first_id=tokenizer.vocab_size)
     tokens = encode_with_set(tokenizer, text, ids, allowed_special="all")
-    return _counted(text, parts, tokens)
+    return framed_counts(text, parts, tokens)
 
 
 def marker_ids(tokenizer: Tokenizer, fmt: Format) -> dict[str, int]:
@@ -244,10 +244,13 @@ def count_own(tokenizer: Tokenizer, parts: Sequence[Part], fmt: Format) -> Frame
     text = "".join(p.text for p in parts)
     allowed = frozenset(fmt.specials) & frozenset(tokenizer.special_tokens)
     tokens = tokenizer.encode(text, allowed_special=allowed, disallowed_special=())
-    return _counted(text, parts, tokens)
+    return framed_counts(text, parts, tokens)
 
 
-def _counted(text: str, parts: Sequence[Part], tokens: Sequence[Token]) -> Framed:
+def framed_counts(text: str, parts: Sequence[Part], tokens: Sequence[Token]) -> Framed:
+    """How many of `tokens` each part of `text` holds (a token counts for the part its last
+    character is in): the one counting rule of every chat format, built-in or a model's own
+    template (measure/chat_template_count.py)."""
     starts, k = [], 0
     for p in parts:
         starts.append(k)

@@ -7,9 +7,13 @@
 - sentence level: `Split` on a line break, `Removed`: each line is one sequence, spaces are
   ordinary characters and the line break is no token, as in models/unigram.py.
 
-Leaves out: byte fallback and normalization (ours has neither). One difference is left as it
-is: a lone `▁` token covers no character in ours (start == end), while HF gives it the first
+Leaves out: byte fallback and normalization (ours has neither). Two differences are left as they
+are: a lone `▁` token covers no character in ours (start == end), while HF gives it the first
 character of its word; the ids agree, and the tests compare offsets wherever a token covers text.
+And the text `<unk>` itself: HF's Unigram matches its unknown piece's text like any other piece
+(id 0), while ours, as SentencePiece, never reads the unknown piece from text and cuts it into
+`<`, `u`, `n`, `k`, `>`; the id 0 must stay named `<unk>` for HF to use it, so a file cannot
+express ours (tests/core/measure/test_vocabulary_export_models.py checks both sides).
 """
 
 from __future__ import annotations
